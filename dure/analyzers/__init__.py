@@ -1,0 +1,1 @@
+"""Static and dynamic analysis of a repository, gathered in a :class:`RepoIndex`."""

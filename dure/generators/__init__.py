@@ -1,0 +1,1 @@
+"""Task generators, one module per task family (see DESIGN.md, "Task kinds")."""
