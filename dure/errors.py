@@ -28,6 +28,10 @@ class FetchError(DureError):
         super().__init__(f"{package}: {reason}")
 
 
+class PackageNotFoundError(FetchError):
+    """The package index has no such package, version or source distribution (HTTP 404 and the like)."""
+
+
 class UnknownPackageError(DureError):
     """A name that is neither in the manifest nor an existing directory."""
 
