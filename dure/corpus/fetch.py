@@ -120,7 +120,7 @@ def _unpack(spec: PackageSpec, archive: Path, target: Path) -> Path:
             _unzip(archive, target)
         else:
             with tarfile.open(archive) as tar:
-                tar.extractall(target, filter="data")
+                tar.extractall(target, filter=_strict_filter)
     except tarfile.FilterError as problem:
         raise FetchError(spec.name, f"unsafe archive {archive.name}: {problem}") from None
     except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError) as problem:
@@ -131,13 +131,23 @@ def _unpack(spec: PackageSpec, archive: Path, target: Path) -> Path:
     return target
 
 
+def _strict_filter(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
+    """The ``data`` filter, and no absolute or ``..`` member names even where they would stay inside."""
+    _check_name(member.name)
+    return tarfile.data_filter(member, dest)
+
+
 def _unzip(archive: Path, target: Path) -> None:
     with zipfile.ZipFile(archive) as bundle:
         for member in bundle.namelist():
-            parts = PurePosixPath(member.replace("\\", "/")).parts
-            if member.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
-                raise tarfile.FilterError(f"member {member!r} would land outside the target")
+            _check_name(member)
         bundle.extractall(target)
+
+
+def _check_name(name: str) -> None:
+    parts = PurePosixPath(name.replace("\\", "/")).parts
+    if name.startswith(("/", "\\")) or ".." in parts or (parts and ":" in parts[0]):
+        raise tarfile.FilterError(f"member {name!r} would land outside the target")
 
 
 def _install(spec: PackageSpec, unpacked: Path, root: Path, work: Path) -> Path:
