@@ -1,0 +1,4 @@
+from models.user import User
+
+u = User("ann")
+print(u.greeting())

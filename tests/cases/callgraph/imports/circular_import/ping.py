@@ -1,0 +1,6 @@
+import pong
+
+
+def ping(n):
+    if n:
+        pong.pong(n - 1)

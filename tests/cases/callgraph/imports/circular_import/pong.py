@@ -1,0 +1,6 @@
+import ping
+
+
+def pong(n):
+    if n:
+        ping.ping(n - 1)

@@ -1,0 +1,5 @@
+from config.defaults import DEFAULTS
+
+
+def load():
+    return dict(DEFAULTS)

@@ -1,0 +1,3 @@
+import config
+
+settings = config.load()

@@ -1,0 +1,8 @@
+import util
+
+
+def run():
+    return util.double(21)
+
+
+run()

@@ -1,0 +1,3 @@
+from plugins.csv_reader import read
+
+read("a,b")

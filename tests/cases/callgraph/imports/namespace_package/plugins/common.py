@@ -1,0 +1,2 @@
+def split(line, sep):
+    return line.split(sep)

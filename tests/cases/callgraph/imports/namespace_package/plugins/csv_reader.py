@@ -1,0 +1,5 @@
+from plugins.common import split
+
+
+def read(line):
+    return split(line, ",")

@@ -1,0 +1,1 @@
+from api.core import load

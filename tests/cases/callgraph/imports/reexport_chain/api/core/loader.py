@@ -1,0 +1,6 @@
+def load(name):
+    return parse(name)
+
+
+def parse(text):
+    return text.strip()

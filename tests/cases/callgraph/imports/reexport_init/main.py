@@ -1,0 +1,3 @@
+from shapes import area
+
+print(area(2))

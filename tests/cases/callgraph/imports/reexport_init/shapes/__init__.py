@@ -1,0 +1,3 @@
+from shapes.geometry import area
+
+__all__ = ["area"]

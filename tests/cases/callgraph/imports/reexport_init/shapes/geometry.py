@@ -1,0 +1,2 @@
+def area(side):
+    return side * side

@@ -1,0 +1,5 @@
+from ..util import clean
+
+
+def work():
+    return clean("ABC")

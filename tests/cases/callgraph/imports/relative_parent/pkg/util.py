@@ -1,0 +1,2 @@
+def clean(text):
+    return text.lower()

@@ -1,0 +1,2 @@
+def save(item):
+    return [item]

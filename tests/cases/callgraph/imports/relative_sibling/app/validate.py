@@ -1,0 +1,2 @@
+def check(item):
+    return bool(item)

@@ -1,0 +1,3 @@
+from app.service import handle
+
+handle()

@@ -1,0 +1,8 @@
+from tools import *
+
+
+def helper():
+    return "local"
+
+
+print(public(), helper())

@@ -1,0 +1,9 @@
+__all__ = ["public"]
+
+
+def public():
+    return "public"
+
+
+def helper():
+    return "hidden"

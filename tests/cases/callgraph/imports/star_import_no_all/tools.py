@@ -1,0 +1,6 @@
+def public():
+    return 1
+
+
+def _private():
+    return 2

@@ -1,0 +1,8 @@
+import pkg.sub.mod
+
+
+def go():
+    return pkg.sub.mod.ping()
+
+
+go()

@@ -1,0 +1,2 @@
+def encode(value):
+    return repr(value)
