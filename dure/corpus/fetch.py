@@ -103,9 +103,7 @@ def _download(spec: PackageSpec, url: str, target: Path) -> None:
             while chunk := response.read(CHUNK):
                 digest.update(chunk)
                 out.write(chunk)
-    except FetchError:
-        raise
-    except OSError as problem:
+    except OSError as problem:  # a connection lost mid-way (HTTP failures arrive as FetchError)
         raise FetchError(spec.name, f"download of {url} failed: {problem}") from None
     if digest.hexdigest() != spec.sha256:
         reason = f"sha256 mismatch for {target.name}: expected {spec.sha256}, got {digest.hexdigest()}"
