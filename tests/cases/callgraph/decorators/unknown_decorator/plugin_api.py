@@ -1,0 +1,6 @@
+import random
+
+
+def hook(func):
+    wrappers = [func, func]
+    return random.choice(wrappers)

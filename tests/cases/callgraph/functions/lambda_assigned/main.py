@@ -1,0 +1,7 @@
+def square(x):
+    return x * x
+
+
+area = lambda side: square(side)
+
+area(3)
