@@ -1,0 +1,157 @@
+"""Building an index: discover files, parse and summarise them (cached per content hash), resolve."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from dure.analyzers.cache import IndexCache
+from dure.analyzers.collector import collect
+from dure.analyzers.index import RepoIndex, Statistics
+from dure.analyzers.model import Diagnostic
+from dure.analyzers.resolution import resolve
+from dure.analyzers.source import Discovery, SourceFile, discover, read_source
+from dure.analyzers.summary import ModuleSummary
+
+#: Analyzer version: bump when summaries or resolution change, so caches are not trusted across versions.
+ANALYZER_VERSION = "1"
+#: Below this many files to parse, a process pool costs more than it saves.
+PARALLEL_THRESHOLD = 120
+STRICT_ENV = "DURE_STRICT"  # tests set it: unknown syntax raises instead of becoming a diagnostic
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    relpath: str
+    summary: ModuleSummary | None
+    diagnostic: Diagnostic | None
+    lines: int
+
+
+def summarise_file(source: SourceFile, data: bytes) -> FileResult:
+    """Parse and summarise one file; every failure becomes a diagnostic."""
+    parsed = read_source(source.path, source.relpath, data)
+    if isinstance(parsed, Diagnostic):
+        return FileResult(source.relpath, None, parsed, 0)
+    lines = parsed.text.count("\n") + 1
+    try:
+        summary = collect(source, parsed.tree, parsed.text)
+    except RecursionError:
+        return FileResult(source.relpath, None, Diagnostic(source.relpath, 0, "nested too deeply to analyse"), 0)
+    except NotImplementedError as problem:
+        if os.environ.get(STRICT_ENV):
+            raise
+        return FileResult(source.relpath, None, Diagnostic(source.relpath, 0, str(problem)), 0)
+    return FileResult(source.relpath, summary, None, lines)
+
+
+def _summarise_batch(batch: list[tuple[SourceFile, bytes]]) -> list[FileResult]:
+    return [summarise_file(source, data) for source, data in batch]
+
+
+def build_index(root: Path | str, *, cache: Path | bool | None = None, workers: int | None = None,
+                progress: Progress | None = None) -> RepoIndex:  # fmt: skip
+    """Index the Python repository at ``root``.
+
+    ``cache``: a directory, ``True``/``None`` for the default cache (``$DURE_CACHE/index``), ``False`` for
+    none. ``workers``: processes for parsing (default: the number of cores, used only for large cold runs).
+    """
+    started = time.perf_counter()
+    root = Path(root)
+    if not root.is_dir():
+        from dure.errors import AnalysisError
+
+        raise AnalysisError(f"{root}: not a directory")
+    store = IndexCache.open(root, cache, ANALYZER_VERSION)
+    found = discover(root)
+    contents, diagnostics = _read_all(found)
+    digests = {relpath: hashlib.sha256(data).hexdigest() for relpath, (_, data) in contents.items()}
+    fingerprint = _fingerprint(found, digests)
+    if store is not None:
+        cached = store.load_index(fingerprint)
+        if cached is not None:
+            return cached.with_timing(time.perf_counter() - started, reused=True)
+    results: dict[str, FileResult] = {}
+    missing: list[tuple[SourceFile, bytes]] = []
+    for relpath, (source, data) in contents.items():
+        hit = store.load_summary(digests[relpath], source) if store is not None else None
+        if hit is not None:
+            results[relpath] = hit
+        else:
+            missing.append((source, data))
+    for result in _summarise(missing, workers, progress):
+        results[result.relpath] = result
+        if store is not None:
+            store.save_summary(digests[result.relpath], contents[result.relpath][0], result)
+    index = _assemble(root, found, results, diagnostics, len(missing), started)
+    if store is not None:
+        store.save_index(fingerprint, index)
+    return index
+
+
+def _read_all(found: Discovery) -> tuple[dict[str, tuple[SourceFile, bytes]], list[Diagnostic]]:
+    contents: dict[str, tuple[SourceFile, bytes]] = {}
+    diagnostics = list(found.diagnostics)
+    for source in found.files:
+        try:
+            contents[source.relpath] = (source, source.path.read_bytes())
+        except OSError as problem:
+            diagnostics.append(Diagnostic(source.relpath, 0, f"cannot read: {problem.strerror or problem}"))
+    return contents, diagnostics
+
+
+def _fingerprint(found: Discovery, digests: dict[str, str]) -> str:
+    hasher = hashlib.sha256(ANALYZER_VERSION.encode())
+    for source in found.files:
+        hasher.update(f"{source.relpath}\0{source.module}\0{source.is_test}\0{digests.get(source.relpath)}\n".encode())
+    return hasher.hexdigest()
+
+
+def _summarise(missing: list[tuple[SourceFile, bytes]], workers: int | None,
+               progress: Progress | None) -> list[FileResult]:  # fmt: skip
+    total = len(missing)
+    workers = workers if workers is not None else (os.cpu_count() or 1)
+    if total < PARALLEL_THRESHOLD or workers <= 1:
+        results = []
+        for done, (source, data) in enumerate(missing, 1):
+            results.append(summarise_file(source, data))
+            if progress is not None:
+                progress(done, total)
+        return results
+    batches = [missing[i::workers * 4] for i in range(workers * 4)]
+    results = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for batch_results in pool.map(_summarise_batch, batches):
+            results.extend(batch_results)
+            if progress is not None:
+                progress(len(results), total)
+    return results
+
+
+def _assemble(root: Path, found: Discovery, results: dict[str, FileResult], diagnostics: list[Diagnostic],
+              parsed: int, started: float) -> RepoIndex:  # fmt: skip
+    summaries: dict[str, ModuleSummary] = {}
+    lines = 0
+    for source in found.files:
+        result = results.get(source.relpath)
+        if result is None:
+            continue
+        if result.diagnostic is not None:
+            diagnostics.append(result.diagnostic)
+            continue
+        assert result.summary is not None
+        if result.summary.module in summaries:
+            diagnostics.append(Diagnostic(source.relpath, 0, f"module {result.summary.module} defined twice; skipped"))
+            continue
+        summaries[result.summary.module] = result.summary
+        lines += result.lines
+    facts = resolve(summaries)
+    statistics = Statistics(len(found.files), len(summaries), lines, parsed, time.perf_counter() - started, False)
+    return RepoIndex.from_facts(root, facts, tuple(diagnostics), statistics)

@@ -1,0 +1,273 @@
+"""Resolving every recorded call site to its targets, each with a certainty.
+
+Two passes: the first resolves every site with parameters unknown; the second re-resolves the sites that
+call through a parameter, feeding it the arguments of the first pass's callers (a function passed as an
+argument gives *possible* targets, complete only when every caller is known).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from dure.analyzers.evaluator import Evaluator
+from dure.analyzers.model import CallSite, CallTarget, Certainty
+from dure.analyzers.program import Program, ScopeKey
+from dure.analyzers.summary import CallRecord, Ref
+from dure.analyzers.values import Vals, Value, union
+
+#: Builtins that call a protocol method of their argument.
+BUILTIN_PROTOCOLS = {
+    "builtins.len": "__len__", "builtins.iter": "__iter__", "builtins.next": "__next__",
+    "builtins.repr": "__repr__", "builtins.str": "__str__", "builtins.hash": "__hash__",
+    "builtins.bool": "__bool__", "builtins.abs": "__abs__", "builtins.reversed": "__reversed__",
+    "builtins.format": "__format__",
+}  # fmt: skip
+PROTOCOLS = {
+    "iter": ("__iter__",), "aiter": ("__aiter__",), "with": ("__enter__", "__exit__"),
+    "awith": ("__aenter__", "__aexit__"),
+}  # fmt: skip
+
+
+@dataclass(slots=True)
+class ResolvedTarget:
+    callee: str
+    certainty: Certainty
+    offset: int = 0  # how many leading parameters the call supplies implicitly (self, cls)
+
+
+@dataclass(slots=True)
+class ResolvedSite:
+    record: CallRecord
+    module: str
+    targets: list[ResolvedTarget] = field(default_factory=list)
+
+    @property
+    def key(self) -> ScopeKey:
+        return (self.module, self.record.scope)
+
+
+class CallResolver:
+    def __init__(self, program: Program, evaluator: Evaluator) -> None:
+        self.program = program
+        self.evaluator = evaluator
+        self.sites: list[ResolvedSite] = []
+        self.incoming: dict[str, list[tuple[ResolvedSite, ResolvedTarget]]] = defaultdict(list)
+        self.escaped_callers: set[str] = set()
+
+    # -- passes --------------------------------------------------------------------------------------
+
+    def resolve_all(self) -> list[ResolvedSite]:
+        for module, summary in sorted(self.program.summaries.items()):
+            for record in summary.calls:
+                site = ResolvedSite(record, module)
+                site.targets = self.resolve(site)
+                if site.targets:
+                    self.sites.append(site)
+        self._flow_through_parameters()
+        return self.sites
+
+    def _flow_through_parameters(self) -> None:
+        for site in self.sites:
+            for target in site.targets:
+                if target.certainty is not Certainty.UNRESOLVED:
+                    self.incoming[target.callee].append((site, target))
+        retry = [s for s in self.sites if self._through_parameter(s)]
+        if not retry:
+            return
+        self.evaluator.param_flow = self._parameter_values
+        self.evaluator.reset()
+        for site in retry:
+            site.targets = self.resolve(site)
+        self.evaluator.param_flow = None
+        self.evaluator.reset()
+
+    def _through_parameter(self, site: ResolvedSite) -> bool:
+        if not any(t.certainty is Certainty.UNRESOLVED for t in site.targets):
+            return False
+        root = site.record.func
+        while root[0] in ("a", "c", "i"):
+            root = root[1]
+        if root[0] != "n":
+            return False
+        found = self.program.lookup(site.key, root[1])
+        return bool(found) and any(b.kind == "param" for b, _ in found or ())
+
+    def _parameter_values(self, key: ScopeKey, index: int) -> Vals | None:
+        """Arguments every known caller passes for parameter ``index`` of the function at ``key``."""
+        scope = self.program.scope(key)
+        callers = self.incoming.get(scope.owner)
+        if not callers:
+            return None
+        param = scope.params[index]
+        parts: list[Vals] = []
+        complete = scope.owner not in self.escaped_callers
+        for site, target in callers:
+            argument = self._argument(site.record, index - target.offset, param.name)
+            if argument is None:
+                if param.default is None:
+                    complete = False
+                    continue
+                parent = self.program.parent(key)
+                if parent is not None:
+                    parts.append(self.evaluator.evaluate(param.default, parent))
+                continue
+            saved = self.evaluator.param_flow
+            self.evaluator.param_flow = None
+            parts.append(self.evaluator.evaluate(argument, site.key))
+            self.evaluator.param_flow = saved
+        merged = union(parts) if parts else Vals(frozenset(), False, False)
+        return Vals(merged.values, merged.complete and complete, False)
+
+    @staticmethod
+    def _argument(record: CallRecord, position: int, name: str) -> Ref | None:
+        for keyword, ref in record.keywords:
+            if keyword == name:
+                return ref
+        if 0 <= position < len(record.args):
+            return record.args[position]
+        return None
+
+    # -- one site ------------------------------------------------------------------------------------
+
+    def resolve(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        record = site.record
+        kind = record.kind
+        if kind in ("call", "deco"):
+            return self._explicit(site)
+        receiver = self.evaluator.evaluate(record.func, site.key) if kind != "attr" else None
+        if kind in PROTOCOLS:
+            return self._protocol(receiver, PROTOCOLS[kind]) if receiver else []
+        if kind.startswith("op:"):
+            return self._protocol(receiver, (kind[3:],)) if receiver else []
+        return self._property_access(site)
+
+    def _explicit(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        record = site.record
+        func = self.evaluator.evaluate(record.func, site.key)
+        targets: list[ResolvedTarget] = []
+        unique = func.is_exact()
+        for value in sorted(func.values, key=repr):
+            targets.extend(self._targets_of(value, unique))
+            if value[0] == "X" and value[1] in BUILTIN_PROTOCOLS and record.args:
+                argument = self.evaluator.evaluate(record.args[0], site.key)
+                targets.extend(self._protocol(argument, (BUILTIN_PROTOCOLS[value[1]],)))
+        if not func.complete or (func.values and not targets):
+            targets.append(ResolvedTarget(record.text, Certainty.UNRESOLVED))
+        elif not func.values:
+            targets.append(ResolvedTarget(record.text, Certainty.UNRESOLVED))
+        return _deduplicate(targets)
+
+    def _targets_of(self, value: Value, unique: bool) -> list[ResolvedTarget]:
+        certainty = Certainty.CERTAIN if unique else Certainty.POSSIBLE
+        tag = value[0]
+        if tag == "F":
+            return [ResolvedTarget(value[1], certainty, 1 if value[2] else 0)]
+        if tag == "C":
+            return self._constructor(value[1], exact=value[2], unique=unique)
+        if tag == "I":
+            return self._dunder(value[1], "__call__", exact=value[2], unique=unique)
+        if tag == "X":
+            return [ResolvedTarget(value[1], certainty)]
+        return []
+
+    def _constructor(self, cls: str, *, exact: bool, unique: bool) -> list[ResolvedTarget]:
+        """``C()`` runs ``__new__`` and ``__init__`` found along the MRO (or, with neither, the class itself)."""
+        classes = [cls] if exact else [cls, *sorted(self.program.subclasses(cls))]
+        per_class = [self._construction(klass) for klass in classes]
+        certain = unique and all(targets == per_class[0] for targets in per_class)
+        certainty = Certainty.CERTAIN if certain else Certainty.POSSIBLE
+        return _deduplicate([ResolvedTarget(callee, certainty, offset)
+                             for targets in per_class for callee, offset in targets])  # fmt: skip
+
+    def _construction(self, cls: str) -> list[tuple[str, int]]:
+        hits = [(f"{owner}.{name}", 1 if name == "__init__" else 0)
+                for name in ("__new__", "__init__") for owner in self._defining_class(cls, name)]  # fmt: skip
+        return hits or [(cls, 0)]
+
+    def _defining_class(self, cls: str, name: str) -> list[str]:
+        for owner, bindings in self.program.class_member(cls, name):
+            if any(b.kind == "def" for b, _ in bindings):
+                return [owner]
+        return []
+
+    def _dunder(self, cls: str, name: str, *, exact: bool, unique: bool) -> list[ResolvedTarget]:
+        vals = self.evaluator.instance_member(cls, name, exact=exact)
+        functions = [v for v in vals.values if v[0] == "F"]
+        certain = unique and vals.is_exact() and len(functions) == 1
+        return [ResolvedTarget(v[1], Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for v in functions]
+
+    def _protocol(self, receiver: Vals, dunders: tuple[str, ...]) -> list[ResolvedTarget]:
+        targets: list[ResolvedTarget] = []
+        instances = [v for v in receiver.values if v[0] == "I"]
+        unique = receiver.is_exact()
+        for value in instances:
+            for dunder in dunders:
+                targets.extend(self._dunder(value[1], dunder, exact=value[2], unique=unique))
+        return _deduplicate(targets)
+
+    def _property_access(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        ref = site.record.func
+        if ref[0] != "a" or ref[2] not in self.property_names:
+            return []
+        receiver = self.evaluator.evaluate(ref[1], site.key)
+        targets: list[ResolvedTarget] = []
+        unique = receiver.is_exact()
+        for value in receiver.values:
+            if value[0] != "I":
+                continue
+            getters = self._property_getters(value[1], ref[2], exact=value[2])
+            certain = unique and len(getters) == 1
+            targets.extend(ResolvedTarget(g, Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for g in getters)
+        return _deduplicate(targets)
+
+    def _property_getters(self, cls: str, attr: str, *, exact: bool) -> list[str]:
+        getters: set[str] = set()
+        classes = [cls] if exact else [cls, *self.program.subclasses(cls)]
+        for klass in classes:
+            for _owner, bindings in self.program.class_member(klass, attr):
+                for binding, _ in bindings:
+                    if binding.kind == "def" and binding.a in self.property_getters:
+                        getters.add(binding.a)
+        return sorted(getters)
+
+    @property
+    def property_names(self) -> frozenset[str]:
+        return self._property_index[0]
+
+    @property
+    def property_getters(self) -> frozenset[str]:
+        return self._property_index[1]
+
+    _property_cache: tuple[frozenset[str], frozenset[str]] | None = None
+
+    @property
+    def _property_index(self) -> tuple[frozenset[str], frozenset[str]]:
+        if self._property_cache is None:
+            getters = set()
+            for summary in self.program.summaries.values():
+                for scope in summary.scopes:
+                    if scope.method_kind == "property" and not any(
+                        t.endswith((".setter", ".deleter")) for t in scope.decorator_texts
+                    ):
+                        getters.add(scope.owner)
+            self._property_cache = (frozenset(g.rpartition(".")[2] for g in getters), frozenset(getters))
+        return self._property_cache
+
+
+def _deduplicate(targets: list[ResolvedTarget]) -> list[ResolvedTarget]:
+    best: dict[str, ResolvedTarget] = {}
+    rank = {Certainty.CERTAIN: 0, Certainty.POSSIBLE: 1, Certainty.UNRESOLVED: 2}
+    for target in targets:
+        known = best.get(target.callee)
+        if known is None or rank[target.certainty] < rank[known.certainty]:
+            best[target.callee] = target
+    return list(best.values())
+
+
+def to_call_site(site: ResolvedSite, caller: str, file: str) -> CallSite:
+    record = site.record
+    return CallSite(
+        caller, file, record.line, record.column, record.text,
+        tuple(CallTarget(t.callee, t.certainty) for t in site.targets), record.kind not in ("call", "deco"),
+    )  # fmt: skip

@@ -1,0 +1,75 @@
+"""Dynamic features as uncertainty records attached to what they could affect."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dure.analyzers.callgraph import ResolvedSite
+from dure.analyzers.evaluator import Evaluator
+from dure.analyzers.model import Definition, Uncertainty, UncertaintyKind
+from dure.analyzers.program import Program
+from dure.analyzers.summary import Ref
+from dure.analyzers.values import Vals
+
+GETATTR_LIKE = frozenset({"builtins.getattr", "builtins.hasattr", "builtins.delattr", "operator.attrgetter",
+                          "operator.methodcaller"})  # fmt: skip
+EVAL_LIKE = frozenset({"builtins.eval", "builtins.exec", "builtins.compile"})
+IMPORT_LIKE = frozenset({"builtins.__import__", "importlib.import_module", "importlib.__import__"})
+NAMESPACE_LIKE = frozenset({"builtins.globals", "builtins.locals", "builtins.vars"})
+
+
+def _affected(objects: Vals, name: Ref | None) -> tuple[str, ...]:
+    """Selectors for the attributes of ``objects`` that a computed ``name`` could reach."""
+    prefix = name[1] if name is not None and name[0] == "sp" else ""
+    selectors: list[str] = []
+    for value in sorted(objects.values, key=repr):
+        if value[0] in ("I", "C"):
+            selectors.append(f"prefix:{value[1]}:{prefix}" if prefix else f"member:{value[1]}")
+            if not value[2]:
+                selectors.append(f"subclasses:{value[1]}")
+        elif value[0] == "M":
+            selectors.append(f"prefix:{value[1]}:{prefix}" if prefix else f"member:{value[1]}")
+    if not objects.complete or not selectors:
+        selectors.append(f"attr:{prefix}")
+    return tuple(selectors)
+
+
+def dynamic_uncertainties(site: ResolvedSite, caller: str, evaluator: Evaluator) -> Iterator[Uncertainty]:
+    """Uncertainty records for one resolved call site of getattr/setattr/eval/__import__/globals()."""
+    record = site.record
+    callees = {t.callee for t in site.targets}
+    args = record.args
+    where = (caller, site.module)
+    file = evaluator.program.summaries[site.module].relpath
+    if callees & GETATTR_LIKE or "builtins.setattr" in callees:
+        name = args[1] if len(args) > 1 else None
+        if name is None or name[0] != "s":
+            kind = UncertaintyKind.SETATTR if "builtins.setattr" in callees else UncertaintyKind.GETATTR
+            objects = evaluator.evaluate(args[0], site.key) if args else Vals(frozenset(), False, False)
+            yield Uncertainty(kind, where[0], file, record.line, f"{record.text} with a computed name",
+                              _affected(objects, name))  # fmt: skip
+    if callees & EVAL_LIKE:
+        yield Uncertainty(UncertaintyKind.EVAL, caller, file, record.line, f"{record.text}() runs code", ("*",))
+    if callees & IMPORT_LIKE and (not args or args[0][0] != "s"):
+        yield Uncertainty(UncertaintyKind.DYNAMIC_IMPORT, caller, file, record.line,
+                          f"{record.text}() imports a computed module", ("modules",))  # fmt: skip
+    if callees & NAMESPACE_LIKE:
+        yield Uncertainty(UncertaintyKind.NAMESPACE, caller, file, record.line,
+                          f"{record.text}() exposes a namespace", (f"member:{site.module}",))  # fmt: skip
+
+
+def string_uncertainties(program: Program, definitions: dict[str, Definition]) -> Iterator[Uncertainty]:
+    """A string literal spelling a definition's name may reach it through getattr, a registry or a mock."""
+    by_name: dict[str, list[str]] = {}
+    for qualname, definition in definitions.items():
+        by_name.setdefault(definition.name, []).append(qualname)
+    for module, summary in sorted(program.summaries.items()):
+        for text in sorted(summary.strings):
+            last = text.rpartition(".")[2]
+            if last in by_name and (text == last or text in definitions or _suffix_of_any(text, by_name[last])):
+                yield Uncertainty(UncertaintyKind.STRING_NAME, module, summary.relpath, 0,
+                                  f"string {text!r} spells a definition's name", (f"name:{last}",))  # fmt: skip
+
+
+def _suffix_of_any(text: str, qualnames: list[str]) -> bool:
+    return any(q.endswith("." + text) or q == text for q in qualnames)

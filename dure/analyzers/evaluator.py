@@ -1,0 +1,489 @@
+"""Evaluating refs to abstract values, flow-insensitively, with memoisation and a recursion guard."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dure.analyzers.program import BUILTIN_NAMES, Program, ScopeKey
+from dure.analyzers.summary import Binding, Ref
+from dure.analyzers.values import NOTHING, UNKNOWN_VALS, Vals, Value, inexact, single, union
+
+#: Decorators (by import path) that return the function they decorate, or a wrapper that calls it as is.
+TRANSPARENT_DECORATORS = frozenset({
+    "builtins.staticmethod", "builtins.classmethod", "builtins.property",
+    "functools.lru_cache", "functools.cache", "functools.cached_property", "functools.total_ordering",
+    "abc.abstractmethod", "abc.abstractclassmethod", "abc.abstractstaticmethod", "abc.abstractproperty",
+    "typing.final", "typing.override", "typing.no_type_check", "typing_extensions.final",
+    "typing_extensions.override", "contextlib.contextmanager", "contextlib.asynccontextmanager",
+    "dataclasses.dataclass", "atexit.register", "enum.unique",
+})  # fmt: skip
+#: Decorator factories whose result is transparent (``@functools.wraps(f)``, ``@lru_cache(maxsize=8)``).
+TRANSPARENT_FACTORIES = frozenset({"functools.wraps", "functools.lru_cache", "dataclasses.dataclass"})
+#: Calling these builtin classes gives an instance of them.
+BUILTIN_TYPES = frozenset({
+    "str", "bytes", "bytearray", "int", "float", "complex", "bool", "list", "dict", "set", "frozenset",
+    "tuple", "object", "range", "memoryview", "slice",
+})  # fmt: skip
+MAX_DEPTH = 40
+
+ParamFlow = Callable[[ScopeKey, int], Vals | None]
+
+
+class Evaluator:
+    """``evaluate(ref, scope)`` for every ref the collector wrote; results are memoised per scope."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.memo: dict[tuple[ScopeKey, Ref], Vals] = {}
+        self.active: set[tuple[ScopeKey, Ref]] = set()
+        self.returns_memo: dict[str, Vals] = {}
+        self.param_flow: ParamFlow | None = None
+        self.transparency: dict[str, bool] = {}
+
+    def reset(self) -> None:
+        self.memo.clear()
+        self.returns_memo.clear()
+        self.transparency.clear()
+
+    # -- refs -----------------------------------------------------------------------------------------
+
+    def evaluate(self, ref: Ref, key: ScopeKey) -> Vals:
+        memo_key = (key, ref)
+        cached = self.memo.get(memo_key)
+        if cached is not None:
+            return cached
+        if memo_key in self.active or len(self.active) > MAX_DEPTH:
+            return UNKNOWN_VALS
+        self.active.add(memo_key)
+        try:
+            result = self._evaluate(ref, key)
+        finally:
+            self.active.discard(memo_key)
+        self.memo[memo_key] = result
+        return result
+
+    def _evaluate(self, ref: Ref, key: ScopeKey) -> Vals:
+        tag = ref[0]
+        if tag == "n":
+            return self.name(ref[1], key)
+        if tag == "a":
+            return self.attribute(self.evaluate(ref[1], key), ref[2])
+        if tag == "c":
+            return self.call_result(self.evaluate(ref[1], key), ref[2], key)
+        if tag == "d":
+            return self.definition(ref[1])
+        if tag == "k":
+            return single(("XI", f"builtins.{ref[1]}"))
+        if tag in ("s", "sp"):
+            return single(("XI", "builtins.str"))
+        if tag == "q":
+            return single(("Q", self._items(ref[2], key)))
+        if tag == "i":
+            return self.item(ref[1], key)
+        if tag == "or":
+            return union([self.evaluate(r, key) for r in ref[1]])
+        if tag == "super":
+            return single(("S", ref[1]))
+        return UNKNOWN_VALS
+
+    def _items(self, refs: tuple[Ref, ...], key: ScopeKey) -> Vals:
+        return union([self.evaluate(r, key) for r in refs]) if refs else NOTHING
+
+    def item(self, base: Ref, key: ScopeKey) -> Vals:
+        """An item of a container: complete only for a literal iterated or indexed in place."""
+        container = self.evaluate(base, key)
+        parts = [v[1] for v in container.values if v[0] == "Q"]
+        if not parts:
+            return UNKNOWN_VALS
+        items = union(parts)
+        if base[0] != "q" or not container.complete:
+            return Vals(items.values, False, False)
+        return Vals(items.values, items.complete, items.exact and len(items.values) == 1)
+
+    # -- names ----------------------------------------------------------------------------------------
+
+    def name(self, name: str, key: ScopeKey, *, runtime: bool = True) -> Vals:
+        found = self.program.lookup(key, name, runtime=runtime)
+        if found is None:
+            if name in BUILTIN_NAMES:
+                return single(("X", f"builtins.{name}"))
+            return UNKNOWN_VALS
+        return union([self.binding(b, where) for b, where in found])
+
+    def binding(self, binding: Binding, key: ScopeKey) -> Vals:
+        """The values one binding gives (memoised and cycle-safe like :meth:`evaluate`)."""
+        memo_key = (key, ("b", binding))
+        cached = self.memo.get(memo_key)
+        if cached is not None:
+            return cached
+        if memo_key in self.active or len(self.active) > MAX_DEPTH:
+            return UNKNOWN_VALS
+        self.active.add(memo_key)
+        try:
+            result = self._binding(binding, key)
+        finally:
+            self.active.discard(memo_key)
+        self.memo[memo_key] = result
+        return result
+
+    def _binding(self, binding: Binding, key: ScopeKey) -> Vals:
+        kind = binding.kind
+        if kind == "def":
+            return self.definition(binding.a)
+        if kind == "class":
+            return self.definition(binding.a)
+        if kind == "val":
+            return self.evaluate(binding.a, key)
+        if kind == "valin":
+            return self.evaluate(binding.a, binding.b)
+        if kind == "import":
+            return self.module_path(binding.a)
+        if kind == "from":
+            return self.imported(binding.a, binding.b)
+        if kind == "param":
+            return self.parameter(key, binding.a)
+        if kind == "iter":
+            return self.item(binding.a, key)
+        if kind == "enter":
+            return self.entered(self.evaluate(binding.a, key))
+        if kind == "exc":
+            return self.instances(self.evaluate(binding.a, key), exact=False)
+        if kind == "ann":
+            return self.annotated(binding.a, key)
+        return UNKNOWN_VALS
+
+    def module_path(self, path: str) -> Vals:
+        return single(("M", path)) if self.program.is_module(path) else single(("X", path))
+
+    def imported(self, module: str, name: str) -> Vals:
+        """``from module import name``: a repository definition, a submodule or an external path."""
+        program = self.program
+        if module in program.summaries:
+            found = program.module_member_bindings(module, name)
+            if found:
+                return union([self.binding(b, where) for b, where in found])
+        full = f"{module}.{name}" if module else name
+        if program.is_module(full):
+            return single(("M", full))
+        if program.is_module(module):
+            return UNKNOWN_VALS  # a repository module that does not define the name
+        return single(("X", full))
+
+    # -- definitions and decorators ---------------------------------------------------------------------
+
+    def definition(self, qualname: str) -> Vals:
+        """The object a ``def``/``class`` statement binds, after its decorators."""
+        key = self.program.def_scope.get(qualname)
+        if key is None:
+            return UNKNOWN_VALS
+        scope = self.program.scope(key)
+        value: Value = ("C", qualname, True) if scope.kind == "class" else ("F", qualname, False)
+        outer = self.program.parent(key)
+        if not scope.decorators or outer is None:
+            return single(value)
+        if all(self.is_transparent(d, outer) for d in scope.decorators):
+            return single(value)
+        return single(value, exact=False)
+
+    def is_transparent(self, decorator: Ref, key: ScopeKey) -> bool:
+        if decorator[0] == "a" and decorator[2] in ("setter", "getter", "deleter"):
+            return True
+        if decorator[0] == "c":
+            factory = self.evaluate(decorator[1], key)
+            if all(v[0] == "X" and v[1] in TRANSPARENT_FACTORIES for v in factory.values) and factory.values:
+                return True
+            result = self.evaluate(decorator, key)
+            return bool(result.values) and result.complete and all(
+                v[0] == "F" and self.returns_first_argument(v[1]) for v in result.values)  # fmt: skip
+        vals = self.evaluate(decorator, key)
+        if not vals.values or not vals.complete:
+            return False
+        return all((v[0] == "X" and v[1] in TRANSPARENT_DECORATORS)
+                   or (v[0] == "F" and self.returns_first_argument(v[1])) for v in vals.values)  # fmt: skip
+
+    def returns_first_argument(self, qualname: str) -> bool:
+        """A repository decorator that returns its argument, or a ``functools.wraps`` wrapper of it."""
+        known = self.transparency.get(qualname)
+        if known is not None:
+            return known
+        self.transparency[qualname] = False  # recursion guard
+        key = self.program.def_scope.get(qualname)
+        answer = False
+        if key is not None:
+            scope = self.program.scope(key)
+            if scope.params and scope.returns and not scope.is_generator:
+                first = scope.params[0].name
+                answer = all(r == ("n", first) or self._is_wraps_wrapper(r, key, first) for r in scope.returns)
+        self.transparency[qualname] = answer
+        return answer
+
+    def _is_wraps_wrapper(self, ref: Ref, key: ScopeKey, wrapped: str) -> bool:
+        if ref[0] != "n":
+            return False
+        for binding, _ in self.program.bindings(key, ref[1]):
+            if binding.kind != "def":
+                return False
+            inner = self.program.def_scope.get(binding.a)
+            if inner is None:
+                return False
+            decorators = self.program.scope(inner).decorators
+            if not any(d[0] == "c" and d[2][:1] == (("n", wrapped),) and self._is_external(d[1], key, "functools.wraps")
+                       for d in decorators):  # fmt: skip
+                return False
+        return True
+
+    def _is_external(self, ref: Ref, key: ScopeKey, path: str) -> bool:
+        vals = self.evaluate(ref, key)
+        return vals.values == frozenset({("X", path)})
+
+    # -- parameters ---------------------------------------------------------------------------------------
+
+    def parameter(self, key: ScopeKey, index: int) -> Vals:
+        scope = self.program.scope(key)
+        param = scope.params[index]
+        if index == 0 and scope.method_of and scope.method_kind in ("instance", "property"):
+            return single(("I", scope.method_of, False))
+        if index == 0 and scope.method_of and scope.method_kind == "class":
+            return single(("C", scope.method_of, False))
+        if param.kind in ("var_positional", "var_keyword"):
+            return single(("XI", "builtins.tuple" if param.kind == "var_positional" else "builtins.dict"))
+        if self.param_flow is not None:
+            flowed = self.param_flow(key, index)
+            if flowed is not None:
+                return flowed
+        parts: list[Vals] = [UNKNOWN_VALS]
+        parent = self.program.parent(key)
+        if param.annotation is not None:
+            parts.append(self.annotated(param.annotation, parent or key))
+        if param.default is not None and parent is not None:
+            parts.append(inexact(self.evaluate(param.default, parent)))
+        return union(parts)
+
+    def annotated(self, annotation: Ref, key: ScopeKey) -> Vals:
+        """Instances of the classes an annotation names; never exact (annotations are not enforced)."""
+        if annotation[0] == "i":  # Optional[X], list[X]: only the outer name is meaningful
+            return UNKNOWN_VALS
+        types = self._annotation_types(annotation, key)
+        return Vals(self.instances(types, exact=False).values, False, False)
+
+    def _annotation_types(self, annotation: Ref, key: ScopeKey) -> Vals:
+        if annotation[0] == "n":
+            return self.name(annotation[1], key, runtime=False)
+        return self.evaluate(annotation, key)
+
+    # -- attributes ---------------------------------------------------------------------------------------
+
+    def attribute(self, base: Vals, attr: str) -> Vals:
+        parts: list[Vals] = []
+        for value in base.values:
+            parts.append(self.member(value, attr))
+        if not parts:
+            return UNKNOWN_VALS
+        result = union(parts)
+        if not base.complete:
+            return Vals(result.values, False, False)
+        if not base.exact:
+            return inexact(result)
+        return result
+
+    def member(self, value: Value, attr: str) -> Vals:
+        tag = value[0]
+        if tag == "M":
+            return self.module_member(value[1], attr)
+        if tag == "X":
+            return single(("X", f"{value[1]}.{attr}"))
+        if tag == "XI":
+            return single(("X", f"{value[1]}.{attr}"))
+        if tag == "I":
+            return self.instance_member(value[1], attr, exact=value[2])
+        if tag == "C":
+            return self.class_member(value[1], attr, exact=value[2])
+        if tag == "S":
+            return self.super_member(value[1], attr)
+        return UNKNOWN_VALS
+
+    def module_member(self, module: str, attr: str) -> Vals:
+        program = self.program
+        if module in program.summaries:
+            found = program.module_member_bindings(module, attr)
+            if found:
+                return union([self.binding(b, where) for b, where in found])
+        if program.is_module(f"{module}.{attr}"):
+            return single(("M", f"{module}.{attr}"))
+        return UNKNOWN_VALS
+
+    def _dispatch_classes(self, cls: str, exact: bool) -> list[str]:
+        return [cls] if exact else [cls, *sorted(self.program.subclasses(cls))]
+
+    def instance_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
+        memo_key = (("I", cls, exact), ("member", attr))
+        cached = self.memo.get(memo_key)
+        if cached is None:
+            cached = union([self._instance_member(klass, attr) for klass in self._dispatch_classes(cls, exact)])
+            self.memo[memo_key] = cached
+        return cached
+
+    def _instance_member(self, cls: str, attr: str) -> Vals:
+        program = self.program
+        parts: list[Vals] = []
+        for klass in program.mro(cls):
+            scope = program.class_scope(klass)
+            stores = scope.instance_attrs.get(attr) if scope else None
+            if stores:
+                module = program.def_scope[klass][0]
+                parts.extend(self.evaluate(ref, (module, where)) for ref, where in stores)
+            extra = program.extra_instance_attrs.get((klass, attr))
+            if extra:
+                parts.extend(self.binding(b, where) for b, where in extra)
+        for klass, bindings in program.class_member(cls, attr):
+            parts.append(self._accessed(klass, bindings, through_instance=True))
+        if not parts:
+            parts.append(self._inherited_from_outside(cls, attr))
+        return union(parts)
+
+    def _inherited_from_outside(self, cls: str, attr: str) -> Vals:
+        external = self.program.external_ancestors(cls)
+        if external:
+            return Vals(frozenset({("X", f"{external[0]}.{attr}")}), False, False)
+        if attr.startswith("__") and attr.endswith("__"):
+            return single(("X", f"builtins.object.{attr}"))
+        return UNKNOWN_VALS
+
+    def _accessed(self, klass: str, bindings: list[tuple[Binding, ScopeKey]], *, through_instance: bool) -> Vals:
+        parts = []
+        for binding, where in bindings:
+            vals = self.binding(binding, where)
+            parts.append(self._bind_access(vals, through_instance))
+        return union(parts)
+
+    def _bind_access(self, vals: Vals, through_instance: bool) -> Vals:
+        """Attribute access on a class or instance: methods get bound, properties return their value."""
+        values: set[Value] = set()
+        parts: list[Vals] = []
+        for value in vals.values:
+            if value[0] != "F":
+                values.add(value)
+                continue
+            key = self.program.def_scope.get(value[1])
+            scope = self.program.scope(key) if key else None
+            kind = scope.method_kind if scope else None
+            if kind == "property" and through_instance:
+                parts.append(self.returns(value[1]))
+            elif kind == "class":
+                values.add(("F", value[1], True))
+            elif kind == "static" or scope is None or scope.method_of is None:
+                values.add(("F", value[1], False))
+            else:
+                values.add(("F", value[1], through_instance))
+        parts.append(Vals(frozenset(values), vals.complete, vals.exact))
+        return union(parts) if len(parts) > 1 else parts[0]
+
+    def class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
+        memo_key = (("C", cls, exact), ("member", attr))
+        cached = self.memo.get(memo_key)
+        if cached is None:
+            cached = self._class_member(cls, attr, exact=exact)
+            self.memo[memo_key] = cached
+        return cached
+
+    def _class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
+        parts = []
+        for klass in self._dispatch_classes(cls, exact):
+            for owner, bindings in self.program.class_member(klass, attr):
+                parts.append(self._accessed(owner, bindings, through_instance=False))
+                break
+            else:
+                parts.append(self._inherited_from_outside(klass, attr))
+        return union(parts)
+
+    def super_member(self, cls: str, attr: str) -> Vals:
+        parts = []
+        for klass in self._dispatch_classes(cls, exact=False):
+            mro = self.program.mro(klass)
+            rest = mro[mro.index(cls) + 1 :] if cls in mro else ()
+            parts.append(self._member_after(cls, rest, attr))
+        return union(parts)
+
+    def _member_after(self, cls: str, rest: tuple[str, ...], attr: str) -> Vals:
+        program = self.program
+        for klass in rest:
+            key = program.def_scope.get(klass)
+            found = program.bindings(key, attr) if key else []
+            if found:
+                return self._accessed(klass, found, through_instance=True)
+        return self._inherited_from_outside(cls, attr)
+
+    # -- calls ----------------------------------------------------------------------------------------
+
+    def call_result(self, func: Vals, args: tuple[Ref, ...], key: ScopeKey) -> Vals:
+        parts = [self._result_of(value, args, key) for value in func.values]
+        if not parts:
+            return UNKNOWN_VALS
+        result = union(parts)
+        return result if func.complete else Vals(result.values, False, False)
+
+    def _result_of(self, value: Value, args: tuple[Ref, ...], key: ScopeKey) -> Vals:
+        tag = value[0]
+        if tag == "F":
+            return self.returns(value[1])
+        if tag == "C":
+            return single(("I", value[1], value[2]))
+        if tag == "I":
+            return union([self.returns(v[1]) for v in self.instance_member(value[1], "__call__", exact=value[2]).values
+                          if v[0] == "F"])  # fmt: skip
+        if tag == "X":
+            return self._external_result(value[1], args, key)
+        return UNKNOWN_VALS
+
+    def _external_result(self, path: str, args: tuple[Ref, ...], key: ScopeKey) -> Vals:
+        name = path.removeprefix("builtins.")
+        if path.startswith("builtins.") and name in BUILTIN_TYPES:
+            return single(("XI", path))
+        if path == "builtins.getattr" and len(args) == 2 and args[1][0] == "s":
+            return self.attribute(self.evaluate(args[0], key), args[1][1])
+        if path in ("importlib.import_module", "builtins.__import__") and args and args[0][0] == "s":
+            return self.module_path(args[0][1])
+        if path == "functools.partial" and args:
+            return inexact(self.evaluate(args[0], key))
+        return UNKNOWN_VALS
+
+    def returns(self, qualname: str) -> Vals:
+        """What calling the function ``qualname`` returns."""
+        cached = self.returns_memo.get(qualname)
+        if cached is not None:
+            return cached
+        self.returns_memo[qualname] = UNKNOWN_VALS  # recursion guard
+        key = self.program.def_scope.get(qualname)
+        result = UNKNOWN_VALS
+        if key is not None:
+            scope = self.program.scope(key)
+            if scope.is_generator:
+                result = single(("XI", "builtins.generator"))
+            elif scope.returns:
+                result = union([self.evaluate(r, key) for r in scope.returns])
+            elif scope.kind in ("function", "lambda"):
+                result = single(("XI", "builtins.NoneType"))
+        self.returns_memo[qualname] = result
+        return result
+
+    def instances(self, classes: Vals, *, exact: bool) -> Vals:
+        values: set[Value] = set()
+        complete = classes.complete
+        for value in classes.values:
+            if value[0] == "C":
+                values.add(("I", value[1], exact and value[2]))
+            elif value[0] == "X":
+                values.add(("XI", value[1]))
+            elif value[0] == "Q":
+                values |= self.instances(value[1], exact=exact).values
+            else:
+                complete = False
+        return Vals(frozenset(values), complete, classes.exact and exact and len(values) == 1)
+
+    def entered(self, managers: Vals) -> Vals:
+        parts = []
+        for value in managers.values:
+            if value[0] == "I":
+                enter = self.instance_member(value[1], "__enter__", exact=value[2])
+                parts.extend(self.returns(v[1]) for v in enter.values if v[0] == "F")
+        return union(parts) if parts else UNKNOWN_VALS

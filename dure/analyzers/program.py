@@ -1,0 +1,149 @@
+"""The whole program's namespaces: modules, scopes, name lookup and the class hierarchy."""
+
+from __future__ import annotations
+
+import builtins
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from functools import cached_property
+
+from dure.analyzers.hierarchy import c3_linearise, transitive_subclasses
+from dure.analyzers.summary import Binding, ModuleSummary, Scope
+
+ScopeKey = tuple[str, int]  # (module, scope id)
+BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+class Program:
+    """Read-only view over every module summary, with LEGB lookup and repository packages."""
+
+    def __init__(self, summaries: Mapping[str, ModuleSummary]) -> None:
+        self.summaries = dict(summaries)
+        self.modules = frozenset(self.summaries)
+        self.packages = frozenset(
+            ".".join(parts[:i]) for m in self.modules for parts in [m.split(".")] for i in range(1, len(parts))
+        ) | {m for m, s in self.summaries.items() if s.is_package}
+        self.def_scope: dict[str, ScopeKey] = {}
+        for module, summary in self.summaries.items():
+            for qualname, scope_id in summary.def_scopes.items():
+                self.def_scope.setdefault(qualname, (module, scope_id))
+        self.extra_bindings: dict[tuple[ScopeKey, str], list[tuple[Binding, ScopeKey]]] = defaultdict(list)
+        self.extra_instance_attrs: dict[tuple[str, str], list[tuple[Binding, ScopeKey]]] = defaultdict(list)
+        self.class_bases: dict[str, tuple[str, ...]] = {}  # filled by the resolver (repository bases)
+        self.external_bases: dict[str, tuple[str, ...]] = {}
+        self.unresolved_bases: dict[str, tuple[str, ...]] = {}
+
+    def is_module(self, name: str) -> bool:
+        return name in self.modules or name in self.packages
+
+    def scope(self, key: ScopeKey) -> Scope:
+        return self.summaries[key[0]].scopes[key[1]]
+
+    def parent(self, key: ScopeKey) -> ScopeKey | None:
+        parent = self.scope(key).parent
+        return (key[0], parent) if parent is not None else None
+
+    def module_scope(self, module: str) -> ScopeKey | None:
+        return (module, 0) if module in self.summaries else None
+
+    def class_scope(self, qualname: str) -> Scope | None:
+        key = self.def_scope.get(qualname)
+        if key is None:
+            return None
+        scope = self.scope(key)
+        return scope if scope.kind == "class" else None
+
+    def bindings(self, key: ScopeKey, name: str, *, runtime: bool = True) -> list[tuple[Binding, ScopeKey]]:
+        """The bindings of ``name`` made directly in scope ``key`` (and by assignments from elsewhere)."""
+        own = self.scope(key).bindings.get(name, ())
+        found = [(b, key) for b in own if not (runtime and b.type_only)]
+        extra = self.extra_bindings.get((key, name))
+        return found + extra if extra else found
+
+    def lookup(self, key: ScopeKey, name: str, *, runtime: bool = True) -> list[tuple[Binding, ScopeKey]] | None:
+        """LEGB lookup of ``name`` from scope ``key``; None when the name is a builtin or unbound."""
+        scope = self.scope(key)
+        current: ScopeKey | None = key
+        if name in scope.global_names:
+            current = (key[0], 0)
+        first = True
+        while current is not None:
+            here = self.scope(current)
+            if first or here.kind != "class":
+                if here.kind == "module":
+                    return self.module_member_bindings(current[0], name, runtime=runtime)
+                if name in here.bindings and name not in here.nonlocal_names:
+                    return self.bindings(current, name, runtime=runtime)
+            first = False
+            current = self.parent(current)
+        return None
+
+    def module_member_bindings(self, module: str, name: str, *, runtime: bool = True,
+                               _seen: frozenset[str] = frozenset()) -> list[tuple[Binding, ScopeKey]] | None:  # fmt: skip
+        """Bindings of a module-level name, following ``from m import *`` (cycle-safe)."""
+        key = (module, 0)
+        found = self.bindings(key, name, runtime=runtime)
+        if found:
+            return found
+        for star, star_key in self.bindings(key, "*", runtime=runtime):
+            source = star.a
+            if source in self.summaries and source not in _seen and self._exported(source, name):
+                inner = self.module_member_bindings(source, name, runtime=runtime, _seen=_seen | {module})
+                if inner:
+                    return inner
+            elif source not in self.summaries:
+                return [(Binding("from", source, name), star_key)]  # maybe from an external star import
+        return None
+
+    def _exported(self, module: str, name: str) -> bool:
+        exported = self.summaries[module].all_names
+        return name in exported if exported is not None else not name.startswith("_")
+
+    # -- classes ----------------------------------------------------------------------------------------
+
+    def mro(self, cls: str) -> tuple[str, ...]:
+        return self._mro_table.get(cls) or (cls,)
+
+    @cached_property
+    def _mro_table(self) -> dict[str, tuple[str, ...]]:
+        table: dict[str, tuple[str, ...]] = {}
+        self.inconsistent_mro: set[str] = set()
+        for cls in self.class_bases:
+            mro, consistent = c3_linearise(cls, lambda c: self.class_bases.get(c, ()))
+            table[cls] = mro
+            if not consistent:
+                self.inconsistent_mro.add(cls)
+        return table
+
+    @cached_property
+    def direct_subclasses(self) -> dict[str, list[str]]:
+        children: dict[str, list[str]] = defaultdict(list)
+        for cls, bases in self.class_bases.items():
+            for base in bases:
+                children[base].append(cls)
+        return children
+
+    def subclasses(self, cls: str) -> frozenset[str]:
+        return transitive_subclasses(self.direct_subclasses, cls)
+
+    def external_ancestors(self, cls: str) -> tuple[str, ...]:
+        """External bases anywhere in the repository MRO of ``cls``, in MRO order."""
+        seen: dict[str, None] = {}
+        for klass in self.mro(cls):
+            for base in self.external_bases.get(klass, ()):
+                seen.setdefault(base)
+        return tuple(seen)
+
+    def has_unknown_ancestor(self, cls: str) -> bool:
+        return any(self.unresolved_bases.get(klass) for klass in self.mro(cls))
+
+    def class_member(self, cls: str, name: str) -> Iterator[tuple[str, list[tuple[Binding, ScopeKey]]]]:
+        """``(class, bindings)`` for the first class in the MRO of ``cls`` whose body binds ``name``."""
+        for klass in self.mro(cls):
+            key = self.def_scope.get(klass)
+            if key is None:
+                continue
+            found = self.bindings(key, name)
+            if found:
+                yield klass, found
+                return

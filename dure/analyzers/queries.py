@@ -1,0 +1,277 @@
+"""Queries over a :class:`RepoIndex`, each saying whether its answer is certain and, if not, why."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import networkx as nx
+
+from dure.analyzers.index import RepoIndex
+from dure.analyzers.model import Certainty, DefinitionKind, ImportCondition, Uncertainty
+from dure.errors import QueryError
+
+#: Uncertainty kinds inside a function that make its own callees uncertain.
+SCOPE_KINDS = frozenset({"getattr", "setattr", "eval", "dynamic_import", "namespace"})
+
+
+@dataclass(frozen=True, slots=True)
+class QueryResult:
+    """An answer; ``certain`` means no uncertain fact could change it.
+
+    ``value`` holds the items known for certain (for ``shortest_paths``, the paths); ``possible`` the items
+    that may also belong to the answer; ``reasons`` says what keeps the answer from being certain.
+    """
+
+    query: str
+    subject: str
+    value: frozenset[str] | tuple[tuple[str, ...], ...]
+    possible: frozenset[str]
+    certain: bool
+    reasons: tuple[str, ...] = ()
+
+
+def _require(index: RepoIndex, query: str, qualname: str) -> None:
+    if qualname not in index.definitions:
+        raise QueryError(query, qualname, "no such definition in the index")
+
+
+def affects(index: RepoIndex, record: Uncertainty, qualname: str) -> bool:
+    """Whether the uncertainty ``record`` could change facts about the definition ``qualname``."""
+    parent, _, name = qualname.rpartition(".")
+    definition = index.definitions.get(qualname)
+    for selector in record.affects:
+        kind, _, rest = selector.partition(":")
+        if selector == "*":
+            return True
+        if kind == "def" and rest == qualname:
+            return True
+        if kind == "member" and rest == parent:
+            return True
+        if kind == "subclasses" and parent in _subclasses_of(index, rest):
+            return True
+        if kind == "prefix":
+            owner, _, prefix = rest.rpartition(":")
+            if (owner == parent or parent in _subclasses_of(index, owner)) and name.startswith(prefix):
+                return True
+        if kind == "name" and rest == name:
+            return True
+        if kind == "attr" and name.startswith(rest) and definition is not None and definition.kind in (
+            DefinitionKind.METHOD, DefinitionKind.FUNCTION):  # fmt: skip
+            return True
+        if selector == "modules" and definition is not None and definition.kind is DefinitionKind.MODULE:
+            return True
+    return False
+
+
+def _subclasses_of(index: RepoIndex, cls: str) -> frozenset[str]:
+    return frozenset(nx.descendants(_class_graph(index), cls)) if cls in _class_graph(index) else frozenset()
+
+
+def _class_graph(index: RepoIndex) -> nx.DiGraph:
+    def build() -> nx.DiGraph:
+        graph = nx.DiGraph()
+        for base, children in index.subclass_map().items():
+            graph.add_edges_from((base, child) for child in children)
+        return graph
+
+    graph: nx.DiGraph = index._memo("class-graph", build)
+    return graph
+
+
+def caller_doubts(index: RepoIndex, qualname: str) -> list[str]:
+    """Why code the index cannot see might call ``qualname``; empty when all its callers are known."""
+    definition = index.definitions[qualname]
+    reasons: list[str] = []
+    name = definition.name
+    parent = index.definitions.get(definition.parent or "")
+    if qualname in index.escaped:
+        reasons.append(f"{qualname} is used as a value; unknown code may call it")
+    if definition.kind is DefinitionKind.METHOD and name in index.unresolved_attributes:
+        reasons.append(f"a call of .{name}() on an unknown receiver may reach it")
+    if name.startswith("__") and name.endswith("__"):
+        reasons.append("special methods are called implicitly by the interpreter")
+    if any("property" in d or d.endswith((".setter", ".getter")) for d in definition.decorators):
+        reasons.append("a property is read through attribute access on receivers the index may not know")
+    if parent is not None and parent.kind is DefinitionKind.CLASS:
+        info = index.classes.get(parent.qualname)
+        if info is not None and any(index.classes[c].external_bases for c in info.mro if c in index.classes):
+            reasons.append(f"{parent.qualname} inherits from a class outside the repository that may call it")
+    for record in index.uncertainties:
+        if affects(index, record, qualname):
+            reasons.append(f"{record.file}:{record.line}: {record.kind.value}: {record.detail}")
+    if qualname in index.rebound:
+        reasons.append(f"the name {name} is bound more than once in its scope")
+    return reasons
+
+
+def callers(index: RepoIndex, qualname: str) -> QueryResult:
+    """Definitions that call ``qualname`` directly."""
+    _require(index, "callers", qualname)
+    certain: set[str] = set()
+    possible: set[str] = set()
+    for site, certainty in index.sites_by_callee().get(qualname, ()):
+        (certain if certainty is Certainty.CERTAIN else possible).add(site.caller)
+    possible -= certain
+    reasons = caller_doubts(index, qualname)
+    if possible:
+        reasons.append(f"{len(possible)} caller(s) reach it only possibly")
+    return QueryResult("callers", qualname, frozenset(certain), frozenset(possible), not reasons, tuple(reasons))
+
+
+def callee_doubts(index: RepoIndex, qualname: str) -> list[str]:
+    reasons = []
+    for site in index.sites_by_caller().get(qualname, ()):
+        if any(t.certainty is Certainty.UNRESOLVED for t in site.targets):
+            reasons.append(f"{site.file}:{site.line}: cannot resolve {site.expression}")
+        elif any(t.certainty is Certainty.POSSIBLE for t in site.targets):
+            reasons.append(f"{site.file}:{site.line}: {site.expression} has several possible targets")
+    for record in index.uncertainties:
+        if record.scope == qualname and record.kind.value in SCOPE_KINDS:
+            reasons.append(f"{record.file}:{record.line}: {record.kind.value}: {record.detail}")
+    return reasons
+
+
+def callees(index: RepoIndex, qualname: str) -> QueryResult:
+    """What ``qualname`` calls directly: repository definitions, builtins and external paths."""
+    _require(index, "callees", qualname)
+    certain: set[str] = set()
+    possible: set[str] = set()
+    for site in index.sites_by_caller().get(qualname, ()):
+        for target in site.targets:
+            if target.certainty is Certainty.CERTAIN:
+                certain.add(target.callee)
+            elif target.certainty is Certainty.POSSIBLE:
+                possible.add(target.callee)
+    reasons = callee_doubts(index, qualname)
+    return QueryResult("callees", qualname, frozenset(certain), frozenset(possible - certain), not reasons,
+                       tuple(reasons))  # fmt: skip
+
+
+def subclasses(index: RepoIndex, qualname: str) -> QueryResult:
+    """Classes inheriting from ``qualname``, transitively, inside the repository."""
+    _require(index, "subclasses", qualname)
+    found = _subclasses_of(index, qualname)
+    reasons = [f"{info.qualname} has bases the index cannot name: {', '.join(info.unresolved_bases)}"
+               for info in index.classes.values() if info.unresolved_bases]  # fmt: skip
+    return QueryResult("subclasses", qualname, found, frozenset(), not reasons, tuple(reasons))
+
+
+def external_deps(index: RepoIndex, qualname: str) -> QueryResult:
+    """Top-level external modules ``qualname`` uses, directly or through the repository's own calls."""
+    _require(index, "external_deps", qualname)
+    graph = index.graph(possible=True)
+    reached = {qualname} | (nx.descendants(graph, qualname) if qualname in graph else set())
+    certain_reached = {qualname} | (nx.descendants(index.graph(), qualname) if qualname in index.graph() else set())
+    certain: set[str] = set()
+    possible: set[str] = set()
+    reasons: list[str] = []
+    by_caller = index.sites_by_caller()
+    for function in sorted(reached):
+        for site in by_caller.get(function, ()):
+            for target in site.targets:
+                module = _external_module(index, target.callee)
+                if module is None or target.certainty is Certainty.UNRESOLVED:
+                    continue
+                sure = target.certainty is Certainty.CERTAIN and function in certain_reached
+                (certain if sure else possible).add(module)
+        if function in certain_reached:
+            reasons.extend(callee_doubts(index, function))
+    return QueryResult("external_deps", qualname, frozenset(certain), frozenset(possible - certain),
+                       not reasons and not (possible - certain), tuple(reasons))  # fmt: skip
+
+
+def _external_module(index: RepoIndex, callee: str) -> str | None:
+    if callee in index.definitions or callee.startswith("builtins."):
+        return None
+    top = callee.partition(".")[0]
+    return None if top in index.definitions else top
+
+
+def shortest_paths(index: RepoIndex, source: str, target: str) -> QueryResult:
+    """Every shortest call path from ``source`` to ``target`` over certain edges."""
+    _require(index, "shortest_paths", source)
+    _require(index, "shortest_paths", target)
+    graph = index.graph()
+    try:
+        paths = tuple(sorted(tuple(p) for p in nx.all_shortest_paths(graph, source, target)))
+    except nx.NetworkXNoPath:
+        paths = ()
+    reasons = _path_doubts(index, source, target, paths)
+    return QueryResult("shortest_paths", f"{source} -> {target}", paths, frozenset(), not reasons, tuple(reasons))
+
+
+def _path_doubts(index: RepoIndex, source: str, target: str, paths: tuple[tuple[str, ...], ...]) -> list[str]:
+    if not paths:
+        return ["no certain path"]
+    length = len(paths[0]) - 1
+    wider = index.graph(possible=True)
+    wider_paths = tuple(sorted(tuple(p) for p in nx.all_shortest_paths(wider, source, target)))
+    if wider_paths != paths:
+        return ["possible edges give other or shorter paths"]
+    forward = _distances(wider, source, reverse=False, limit=length)
+    backward = _distances(wider, target, reverse=True, limit=length)
+    by_caller = index.sites_by_caller()
+    unknown_from = min((d for node, d in forward.items()
+                        if any(t.certainty is Certainty.UNRESOLVED for s in by_caller.get(node, ()) for t in s.targets)),
+                       default=None)  # fmt: skip
+    if unknown_from is None:
+        return []
+    for node, distance in backward.items():
+        if unknown_from + 1 + distance <= length and node in index.definitions and caller_doubts(index, node):
+            return [f"an unresolved call may reach {node}, giving a path as short"]
+    return []
+
+
+def _distances(graph: nx.DiGraph, start: str, *, reverse: bool, limit: int) -> dict[str, int]:
+    distances = {start: 0}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        if distances[node] >= limit:
+            continue
+        for neighbour in graph.predecessors(node) if reverse else graph.successors(node):
+            if neighbour not in distances:
+                distances[neighbour] = distances[node] + 1
+                queue.append(neighbour)
+    return distances
+
+
+def definition(index: RepoIndex, name: str) -> QueryResult:
+    """The definition a dotted name reaches, following re-exports through imports."""
+    exports = _export_table(index)
+    reasons: list[str] = []
+    current, rest = _longest_known_prefix(index, name)
+    if current is None:
+        raise QueryError("definition", name, "no module or definition of the repository starts this name")
+    for part in rest:
+        candidate = f"{current}.{part}"
+        if candidate in index.definitions:
+            current = candidate
+            continue
+        record = exports.get((current, part))
+        if record is None or record.resolved is None:
+            raise QueryError("definition", name, f"{current} has no attribute {part} the index can follow")
+        if record.condition is not ImportCondition.ALWAYS:
+            reasons.append(f"{record.file}:{record.line}: the import is {record.condition.value}")
+        current = record.resolved
+    if current in index.rebound:
+        reasons.append(f"{current} is bound more than once in its scope")
+    return QueryResult("definition", name, frozenset({current}), frozenset(), not reasons, tuple(reasons))
+
+
+def _longest_known_prefix(index: RepoIndex, name: str) -> tuple[str | None, list[str]]:
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:end])
+        if prefix in index.definitions:
+            return prefix, parts[end:]
+    return None, parts
+
+
+def _export_table(index: RepoIndex) -> dict[tuple[str, str], object]:
+    def build() -> dict[tuple[str, str], object]:
+        return {(i.scope, i.name): i for i in index.imports if i.scope == i.module and not i.is_star}
+
+    table: dict[tuple[str, str], object] = index._memo("exports", build)
+    return table

@@ -1,0 +1,124 @@
+"""Turning expressions into refs (see :mod:`dure.analyzers.summary`), without deep recursion."""
+
+from __future__ import annotations
+
+import ast
+
+from dure.analyzers.summary import UNKNOWN, Ref
+
+MAX_DEPTH = 24
+MAX_ITEMS = 64
+MAX_STRING = 200
+
+_CONTAINER_TYPES: dict[type[ast.AST], str] = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set"}
+_COMPREHENSION_TYPES: dict[type[ast.AST], str] = {
+    ast.ListComp: "list",
+    ast.SetComp: "set",
+    ast.DictComp: "dict",
+    ast.GeneratorExp: "generator",
+}
+
+
+def lambda_name(owner: str, node: ast.Lambda) -> str:
+    return f"{owner}.<lambda:{node.lineno}>"
+
+
+def constant_ref(value: object) -> Ref:
+    if isinstance(value, str):
+        return ("s", value) if len(value) <= MAX_STRING else ("k", "str")
+    if value is None:
+        return ("k", "NoneType")
+    if value is Ellipsis:
+        return ("k", "ellipsis")
+    return ("k", type(value).__name__)
+
+
+def ref_of(node: ast.expr, owner: str, super_context: tuple[str, str] | None, depth: int = 0) -> Ref:
+    """The ref of an expression; ``owner`` names lambdas, ``super_context`` is (class, self) in a method."""
+    if depth > MAX_DEPTH:
+        return UNKNOWN
+    down = depth + 1
+    if isinstance(node, ast.Name):
+        return ("n", node.id)
+    if isinstance(node, ast.Attribute):
+        return ("a", ref_of(node.value, owner, super_context, down), node.attr)
+    if isinstance(node, ast.Call):
+        return _call_ref(node, owner, super_context, down)
+    if isinstance(node, ast.Constant):
+        return constant_ref(node.value)
+    if isinstance(node, ast.Lambda):
+        return ("d", lambda_name(owner, node))
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        items = tuple(ref_of(e, owner, super_context, down) for e in node.elts[:MAX_ITEMS])
+        return ("q", _CONTAINER_TYPES[type(node)], items)
+    if isinstance(node, ast.Dict):
+        values = tuple(ref_of(v, owner, super_context, down) for v in node.values[:MAX_ITEMS])
+        return ("q", "dict", values)
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+        constant = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str | int) else None
+        return ("i", ref_of(node.value, owner, super_context, down), constant)
+    if isinstance(node, ast.IfExp):
+        choices = (node.body, node.orelse)
+        return ("or", tuple(ref_of(c, owner, super_context, down) for c in choices))
+    if isinstance(node, ast.BoolOp):
+        return ("or", tuple(ref_of(v, owner, super_context, down) for v in node.values))
+    if isinstance(node, ast.NamedExpr | ast.Await):
+        return ref_of(node.value, owner, super_context, down)
+    if isinstance(node, ast.JoinedStr):
+        return _fstring_ref(node)
+    if isinstance(node, ast.BinOp):
+        return _binop_ref(node)
+    comprehension = _COMPREHENSION_TYPES.get(type(node))
+    return ("k", comprehension) if comprehension else UNKNOWN
+
+
+def _call_ref(node: ast.Call, owner: str, super_context: tuple[str, str] | None, depth: int) -> Ref:
+    func = node.func
+    if type(func) is ast.Name and func.id == "super" and not node.args:
+        return ("super", *super_context) if super_context else UNKNOWN
+    args = tuple(ref_of(a, owner, super_context, depth) for a in node.args[:2] if type(a) is not ast.Starred)
+    return ("c", ref_of(func, owner, super_context, depth), args)
+
+
+def _fstring_ref(node: ast.JoinedStr) -> Ref:
+    prefix = []
+    for part in node.values:
+        if type(part) is ast.Constant and isinstance(part.value, str):
+            prefix.append(part.value)
+        else:
+            return ("sp", "".join(prefix))
+    return ("s", "".join(prefix))
+
+
+def _binop_ref(node: ast.BinOp) -> Ref:
+    left = node.left
+    if type(left) is ast.Constant and isinstance(left.value, str):
+        return ("sp", left.value) if type(node.op) is ast.Add else ("k", "str")
+    return UNKNOWN
+
+
+def text_of(node: ast.expr) -> str:
+    """A short source-like spelling of a called expression (``self.run``, ``a.b().c``)."""
+    parts: list[str] = []
+    current: ast.expr = node
+    for _ in range(MAX_DEPTH):
+        if isinstance(current, ast.Attribute):
+            parts.append(current.attr)
+            current = current.value
+        elif isinstance(current, ast.Name):
+            parts.append(current.id)
+            break
+        elif isinstance(current, ast.Call):
+            parts.append("()")
+            current = current.func
+        elif isinstance(current, ast.Subscript):
+            parts.append("[]")
+            current = current.value
+        else:
+            parts.append(f"<{type(current).__name__.lower()}>")
+            break
+    text = ""
+    for part in reversed(parts):
+        text += part if part in ("()", "[]") or not text else f".{part}"
+    return text

@@ -1,0 +1,204 @@
+"""From per-file summaries to whole-repository facts: bases and MROs, imports, calls, escapes, uncertainty."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from dure.analyzers.callgraph import CallResolver, to_call_site
+from dure.analyzers.dynamic import dynamic_uncertainties, string_uncertainties
+from dure.analyzers.evaluator import Evaluator
+from dure.analyzers.model import (
+    CallSite,
+    Certainty,
+    ClassInfo,
+    Definition,
+    Import,
+    Uncertainty,
+    UncertaintyKind,
+)
+from dure.analyzers.program import Program
+from dure.analyzers.summary import Binding, ModuleSummary
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    definitions: dict[str, Definition]
+    imports: tuple[Import, ...]
+    classes: dict[str, ClassInfo]
+    call_sites: tuple[CallSite, ...]
+    uncertainties: tuple[Uncertainty, ...]
+    escaped: frozenset[str]  # definitions used as values: unknown code may call them
+    unresolved_attributes: frozenset[str]  # attribute names called on receivers the index cannot name
+    unresolved_calls: int  # call sites whose callee is an unknown value (not an attribute)
+    rebound: frozenset[str]  # definitions whose name is bound more than once in its scope
+
+
+def resolve(summaries: Mapping[str, ModuleSummary]) -> Resolved:
+    program = Program(summaries)
+    evaluator = Evaluator(program)
+    definitions: dict[str, Definition] = {}
+    for summary in summaries.values():
+        for definition in summary.definitions:
+            definitions.setdefault(definition.qualname, definition)
+    _resolve_bases(program, evaluator)
+    uncertainties = list(_attribute_stores(program, evaluator))
+    escaped = _escapes(program, evaluator)
+    calls = CallResolver(program, evaluator)
+    calls.escaped_callers = set(escaped)
+    sites = calls.resolve_all()
+    call_sites: list[CallSite] = []
+    unresolved_attributes: set[str] = set()
+    unresolved_calls = 0
+    for site in sites:
+        summary = program.summaries[site.module]
+        caller = summary.scopes[site.record.scope].owner
+        call_sites.append(to_call_site(site, caller, summary.relpath))
+        uncertainties.extend(dynamic_uncertainties(site, caller, evaluator))
+        if any(t.certainty is Certainty.UNRESOLVED for t in site.targets):
+            if site.record.func[0] == "a":
+                unresolved_attributes.add(site.record.func[2])
+            else:
+                unresolved_calls += 1
+    uncertainties.extend(string_uncertainties(program, definitions))
+    uncertainties.extend(_unknown_decorators(program, evaluator))
+    return Resolved(
+        definitions, tuple(_resolve_imports(program, evaluator)), _class_infos(program, summaries),
+        tuple(call_sites), tuple(uncertainties), frozenset(escaped), frozenset(unresolved_attributes),
+        unresolved_calls, frozenset(_rebound(program)),
+    )  # fmt: skip
+
+
+def _rebound(program: Program) -> set[str]:
+    """Definitions whose name their scope binds more than once (``if``/``else`` variants, reassignment)."""
+    found: set[str] = set()
+    for summary in program.summaries.values():
+        for scope in summary.scopes:
+            for bindings in scope.bindings.values():
+                if len(bindings) > 1:
+                    found.update(b.a for b in bindings if b.kind in ("def", "class"))
+    return found
+
+
+def _resolve_bases(program: Program, evaluator: Evaluator) -> None:
+    for module, summary in program.summaries.items():
+        for scope in summary.scopes:
+            if scope.kind != "class" or scope.parent is None:
+                continue
+            repo: list[str] = []
+            external: list[str] = []
+            unknown: list[str] = []
+            for ref, text in zip(scope.bases, scope.base_texts, strict=True):
+                vals = evaluator.evaluate(ref, (module, scope.parent))
+                classes = [v for v in vals.values if v[0] in ("C", "X")]
+                if not vals.complete or len(classes) != 1 or len(vals.values) != 1:
+                    unknown.append(text)
+                    continue
+                value = classes[0]
+                if value[0] == "C":
+                    repo.append(value[1])
+                elif value[1] != "builtins.object":
+                    external.append(value[1])
+            program.class_bases.setdefault(scope.owner, tuple(repo))
+            program.external_bases.setdefault(scope.owner, tuple(external))
+            program.unresolved_bases.setdefault(scope.owner, tuple(unknown))
+    evaluator.reset()
+
+
+def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertainty]:
+    """``module.f = g`` / ``Class.m = g`` from outside: an extra binding, and an uncertainty record."""
+    found: list[Uncertainty] = []
+    for module, summary in sorted(program.summaries.items()):
+        for store in summary.attribute_stores:
+            key = (module, store.scope)
+            owner = summary.scopes[store.scope].owner
+            for value in evaluator.evaluate(store.base, key).values:
+                binding = Binding("valin", store.value, key)
+                if value[0] == "I":
+                    program.extra_instance_attrs[(value[1], store.attr)].append((binding, key))
+                    continue
+                if value[0] == "M":
+                    target_key = program.module_scope(value[1])
+                elif value[0] == "C":
+                    target_key = program.def_scope.get(value[1])
+                else:
+                    continue
+                if target_key is None:
+                    continue
+                program.extra_bindings[(target_key, store.attr)].append((binding, key))
+                if not (owner == value[1] or owner.startswith(value[1] + ".")):
+                    found.append(Uncertainty(UncertaintyKind.MONKEYPATCH, owner, summary.relpath, store.line,
+                                             f"assigns {value[1]}.{store.attr}",
+                                             (f"def:{value[1]}.{store.attr}",)))  # fmt: skip
+    evaluator.reset()
+    return found
+
+
+def _escapes(program: Program, evaluator: Evaluator) -> set[str]:
+    escaped: set[str] = set()
+    for module, summary in program.summaries.items():
+        for use in summary.uses:
+            for value in evaluator.evaluate(use.ref, (module, use.scope)).values:
+                if value[0] in ("F", "C", "M"):
+                    escaped.add(value[1])
+    return escaped
+
+
+def _unknown_decorators(program: Program, evaluator: Evaluator) -> list[Uncertainty]:
+    found = []
+    for module, summary in sorted(program.summaries.items()):
+        for scope in summary.scopes:
+            if not scope.decorators or scope.parent is None:
+                continue
+            outer = (module, scope.parent)
+            opaque = [text for ref, text in zip(scope.decorators, scope.decorator_texts, strict=True)
+                      if not evaluator.is_transparent(ref, outer)]  # fmt: skip
+            if opaque:
+                definition_line = next((d.line for d in summary.definitions if d.qualname == scope.owner), 0)
+                found.append(Uncertainty(UncertaintyKind.UNKNOWN_DECORATOR, scope.owner, summary.relpath,
+                                         definition_line, f"decorated with {', '.join(opaque)}",
+                                         (f"def:{scope.owner}",)))  # fmt: skip
+    return found
+
+
+def _resolve_imports(program: Program, evaluator: Evaluator) -> list[Import]:
+    resolved: list[Import] = []
+    for module, summary in sorted(program.summaries.items()):
+        for record in summary.imports:
+            if record.is_star:
+                target = record.target
+                inside = program.is_module(target)
+                resolved.append(_with(record, target if inside else None, None if inside else target))
+                continue
+            vals = evaluator.module_path(record.target) if program.is_module(record.target) else None
+            if vals is None:
+                module_part, _, name = record.target.rpartition(".")
+                vals = evaluator.imported(module_part, name) if module_part else evaluator.module_path(name)
+            inside_value = next((v for v in vals.values if v[0] in ("F", "C", "M")), None)
+            if inside_value is not None and len(vals.values) == 1:
+                resolved.append(_with(record, inside_value[1], None))
+            elif program.is_module(record.target.rpartition(".")[0] or record.target):
+                resolved.append(_with(record, None, None))  # names something the repository lacks
+            else:
+                resolved.append(_with(record, None, record.target))
+    return resolved
+
+
+def _with(record: Import, resolved: str | None, external: str | None) -> Import:
+    return Import(record.module, record.scope, record.name, record.target, record.file, record.line,
+                  record.condition, record.is_star, record.level, resolved, external)  # fmt: skip
+
+
+def _class_infos(program: Program, summaries: Mapping[str, ModuleSummary]) -> dict[str, ClassInfo]:
+    infos: dict[str, ClassInfo] = {}
+    for summary in summaries.values():
+        for scope in summary.scopes:
+            if scope.kind != "class" or scope.owner in infos:
+                continue
+            metaclass = None
+            infos[scope.owner] = ClassInfo(
+                scope.owner, scope.base_texts, program.class_bases.get(scope.owner, ()),
+                program.external_bases.get(scope.owner, ()), program.unresolved_bases.get(scope.owner, ()),
+                program.mro(scope.owner), metaclass,
+            )  # fmt: skip
+    return infos

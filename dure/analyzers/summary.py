@@ -1,0 +1,135 @@
+"""Per-file facts, before anything is resolved across files.
+
+A :class:`ModuleSummary` depends on one file's content only, so it is what the index cache stores per content
+hash. Values are described by small tuples (*refs*) that the resolver evaluates later, once every module is
+known:
+
+==========================  ==========================================================
+``("n", name)``             a name, looked up in the scope of the record that holds it
+``("a", base, attr)``       an attribute of another ref
+``("c", func, args)``       the value returned by calling ``func`` (first positional args kept)
+``("d", qualname)``         the object a ``def``/``class``/``lambda`` creates, before decoration
+``("super", cls, self)``    ``super()`` inside a method of ``cls`` whose first parameter is ``self``
+``("s", text)``             a string literal
+``("sp", prefix)``          a string built at run time that starts with ``prefix``
+``("k", type)``             an instance of a builtin type (``"str"``, ``"int"``, ``"list"``, ...)
+``("q", type, items)``      a literal container and the refs of its items (dict values)
+``("i", base, key)``        an item of a container (``key`` the constant subscript, or None)
+``("or", refs)``            one of several values (``a or b``, ``x if c else y``)
+``("u",)``                  unknown
+==========================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from dure.analyzers.model import Definition, Diagnostic, Import
+
+Ref = tuple[Any, ...]
+UNKNOWN: Ref = ("u",)
+
+
+class Binding(NamedTuple):
+    """One way a name gets a value in a scope.
+
+    ``kind`` is one of ``def``, ``class`` (a = qualname), ``import`` (a = dotted module path), ``from``
+    (a = absolute module path, b = name), ``val`` (a = ref), ``param`` (a = index), ``iter`` (a = ref of the
+    iterable), ``enter`` (a = ref of the context manager), ``exc`` (a = ref of the exception class),
+    ``ann`` (a = ref of the annotation, no value) and ``unknown`` (a = reason).
+    """
+
+    kind: str
+    a: Any = None
+    b: Any = None
+    type_only: bool = False  # under ``if TYPE_CHECKING:``: never bound at run time
+
+
+class ParamInfo(NamedTuple):
+    name: str
+    kind: str  # a ParameterKind value
+    annotation: Ref | None
+    default: Ref | None
+
+
+class CallRecord(NamedTuple):
+    """A call site, explicit or implicit, as written."""
+
+    scope: int
+    line: int
+    column: int
+    kind: str  # call, deco, iter, aiter, with, awith, op:<dunder>, attr
+    func: Ref  # the called ref (for protocols: the receiver)
+    args: tuple[Ref, ...]
+    keywords: tuple[tuple[str | None, Ref], ...]
+    text: str
+
+
+class ValueUse(NamedTuple):
+    """A function or class used as a value (passed, stored, returned): it may be called from elsewhere."""
+
+    scope: int
+    ref: Ref
+    line: int
+
+
+class AttributeStore(NamedTuple):
+    """``base.attr = value`` where base is not the method's own ``self``: a possible monkeypatch."""
+
+    scope: int
+    base: Ref
+    attr: str
+    value: Ref
+    line: int
+
+
+@dataclass(slots=True)
+class Scope:
+    """A namespace: module, class body, function, lambda or comprehension."""
+
+    id: int
+    kind: str  # module, class, function, lambda, comprehension
+    owner: str  # the qualified name that calls made here are attributed to
+    parent: int | None
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    global_names: set[str] = field(default_factory=set)
+    nonlocal_names: set[str] = field(default_factory=set)
+    # functions and lambdas
+    params: tuple[ParamInfo, ...] = ()
+    method_of: str | None = None  # qualname of the class for a function defined in a class body
+    method_kind: str | None = None  # instance, class, static, property
+    returns: list[Ref] = field(default_factory=list)
+    is_generator: bool = False
+    is_async: bool = False
+    returns_annotation: Ref | None = None
+    decorators: tuple[Ref, ...] = ()
+    decorator_texts: tuple[str, ...] = ()
+    # classes
+    bases: tuple[Ref, ...] = ()
+    base_texts: tuple[str, ...] = ()
+    metaclass: Ref | None = None
+    instance_attrs: dict[str, list[tuple[Ref, int]]] = field(default_factory=dict)  # (value, scope id)
+
+    def bind(self, name: str, binding: Binding) -> None:
+        self.bindings.setdefault(name, []).append(binding)
+
+
+@dataclass(slots=True)
+class ModuleSummary:
+    """Everything one file says, unresolved."""
+
+    module: str
+    relpath: str
+    is_package: bool
+    is_test: bool
+    definitions: list[Definition] = field(default_factory=list)
+    def_scopes: dict[str, int] = field(default_factory=dict)  # qualname -> scope id of its body
+    scopes: list[Scope] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
+    calls: list[CallRecord] = field(default_factory=list)
+    uses: list[ValueUse] = field(default_factory=list)
+    attribute_stores: list[AttributeStore] = field(default_factory=list)
+    strings: set[str] = field(default_factory=set)
+    all_names: tuple[str, ...] | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
