@@ -1,0 +1,3 @@
+from plugins import Loud
+
+Loud().greet()

@@ -1,0 +1,6 @@
+from base import Greeter
+
+
+class Loud(Greeter):
+    def word(self):
+        return "HI"

@@ -1,0 +1,9 @@
+def area(r):
+    return 3.14 * r * r
+
+
+def evaluate(expr):
+    return eval(expr)
+
+
+evaluate("area(2)")

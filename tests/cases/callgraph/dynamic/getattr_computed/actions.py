@@ -1,0 +1,6 @@
+def start():
+    return "started"
+
+
+def stop():
+    return "stopped"

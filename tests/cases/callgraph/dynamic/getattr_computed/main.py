@@ -1,0 +1,8 @@
+import actions
+
+
+def dispatch(name):
+    return getattr(actions, name)()
+
+
+dispatch("start")

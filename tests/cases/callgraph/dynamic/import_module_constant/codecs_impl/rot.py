@@ -1,0 +1,2 @@
+def encode(text):
+    return text[::-1]

@@ -1,0 +1,4 @@
+import importlib
+
+codec = importlib.import_module("codecs_impl.rot")
+codec.encode("abc")

@@ -1,0 +1,8 @@
+from textutil import clean
+
+
+def clean(s):
+    return s.strip()
+
+
+clean(" a ")

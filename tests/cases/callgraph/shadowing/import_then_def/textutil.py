@@ -1,0 +1,2 @@
+def clean(s):
+    return s.lower()

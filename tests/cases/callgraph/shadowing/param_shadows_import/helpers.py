@@ -1,0 +1,2 @@
+def transform(s):
+    return s[::-1]

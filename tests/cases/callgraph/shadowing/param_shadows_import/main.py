@@ -1,0 +1,13 @@
+from helpers import transform
+
+
+def run(data, transform):
+    return transform(data)
+
+
+def upper(s):
+    return s.upper()
+
+
+run("x", upper)
+transform("y")

@@ -1,0 +1,14 @@
+def greet():
+    return "hello"
+
+
+def run():
+    return greet()
+
+
+def shout():
+    return "HELLO"
+
+
+greet = shout
+run()

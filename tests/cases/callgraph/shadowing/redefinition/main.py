@@ -1,0 +1,9 @@
+def parse(text):
+    return text
+
+
+def parse(text):
+    return text.strip()
+
+
+parse(" x ")
