@@ -135,10 +135,12 @@ ALL_CASES = _load_cases()
 TRACED_CASES = [c for c in ALL_CASES if c.data.get("trace")]
 
 
-def _params(cases: Iterable[Case]) -> list[Any]:
+def _params(cases: Iterable[Case], *, index: bool = False) -> list[Any]:
+    """One param per case; ``xfail`` (a known gap of the index) marks only the index check."""
     params = []
     for case in cases:
-        marks = [pytest.mark.xfail(reason=case.data["xfail"], strict=True)] if "xfail" in case.data else []
+        gap = index and "xfail" in case.data
+        marks = [pytest.mark.xfail(reason=case.data["xfail"], strict=True)] if gap else []
         params.append(pytest.param(case, id=case.id, marks=marks))
     return params
 
@@ -226,9 +228,9 @@ def _build_index() -> Callable[..., Any]:
     return build  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("case", _params(ALL_CASES))
+@pytest.mark.parametrize("case", _params(ALL_CASES, index=True))
 def test_index_matches_case(case: Case) -> None:
-    index = _build_index()(case.path)
+    index = _build_index()(case.path, cache=False)
     strongest: dict[Edge, Certainty] = {}
     for edge in index.edges():
         key = (edge.caller, edge.callee)
@@ -295,7 +297,10 @@ def test_case_matches_runtime(case: Case) -> None:
     assert trace.exit_code == 0, f"{trace.stderr}\n{case.listing()}"
     defs = definitions(case.path)
     expected = case.edges("certain") | case.edges("possible")
-    problems = [f"observed, not expected: {a} -> {b}" for a, b in sorted(trace.edges - expected)]
+    # a call site the index cannot resolve may reach anything: what its scope was seen to call is accepted
+    open_scopes = set(case.data.get("unresolved_in", ()))
+    unexpected = {e for e in trace.edges - expected if e[0] not in open_scopes}
+    problems = [f"observed, not expected: {a} -> {b}" for a, b in sorted(unexpected)]
     problems += [f"absent edge observed: {a} -> {b}" for a, b in sorted(case.edges("absent") & trace.edges)]
     observed = trace.edges | trace.resumptions
     to_functions = {e for e in case.edges("certain") if defs.get(e[1]) in ("function", "lambda")}

@@ -7,7 +7,7 @@ async def fetch(key):
 
 
 def transform(key):
-    return key.upper()
+    return key * 2
 
 
 async def gather_all():

@@ -7,7 +7,7 @@ def is_short(word):
 
 
 def shout(word):
-    return word.upper()
+    return word + "!"
 
 
 words = ["kiwi", "fig", "banana"]

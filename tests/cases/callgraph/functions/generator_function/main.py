@@ -1,5 +1,5 @@
 def parse(line):
-    return line.split("=")
+    return len(line)
 
 
 def read_pairs(lines):
@@ -8,5 +8,5 @@ def read_pairs(lines):
             yield parse(line)
 
 
-for key, value in read_pairs(["a=1", "", "b=2"]):
+for size in read_pairs(["a=1", "", "b=2"]):
     pass

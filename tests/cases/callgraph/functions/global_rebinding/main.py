@@ -3,7 +3,7 @@ def quiet(msg):
 
 
 def loud(msg):
-    return msg.upper()
+    return msg + "!"
 
 
 handler = quiet

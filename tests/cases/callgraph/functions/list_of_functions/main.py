@@ -1,12 +1,12 @@
-def strip(s):
-    return s.strip()
+def trim(s):
+    return s[1:-1]
 
 
-def lower(s):
-    return s.lower()
+def bang(s):
+    return s + "!"
 
 
-PIPELINE = [strip, lower]
+PIPELINE = [trim, bang]
 
 
 def clean(text):

@@ -7,7 +7,7 @@ class Allowlist:
 
 
 def normalize(name):
-    return name.lower()
+    return name[:4]
 
 
 ok = "ROOT" in Allowlist()

@@ -2,7 +2,7 @@ from textutil import clean
 
 
 def clean(s):
-    return s.strip()
+    return len(s)
 
 
 clean(" a ")

@@ -6,7 +6,7 @@ def run(data, transform):
 
 
 def upper(s):
-    return s.upper()
+    return s + s
 
 
 run("x", upper)

@@ -1,2 +1,2 @@
 def split(line, sep):
-    return line.split(sep)
+    return [part for part in line if part != sep]

@@ -1,2 +1,2 @@
 def clean(text):
-    return text.lower()
+    return text[::-1]

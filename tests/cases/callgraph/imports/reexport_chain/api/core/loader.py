@@ -3,4 +3,4 @@ def load(name):
 
 
 def parse(text):
-    return text.strip()
+    return len(text)
