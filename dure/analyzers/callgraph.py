@@ -23,10 +23,8 @@ BUILTIN_PROTOCOLS = {
     "builtins.bool": "__bool__", "builtins.abs": "__abs__", "builtins.reversed": "__reversed__",
     "builtins.format": "__format__",
 }  # fmt: skip
-PROTOCOLS = {
-    "iter": ("__iter__",), "aiter": ("__aiter__",), "with": ("__enter__", "__exit__"),
-    "awith": ("__aenter__", "__aexit__"),
-}  # fmt: skip
+PROTOCOLS = {"with": ("__enter__", "__exit__"), "awith": ("__aenter__", "__aexit__")}
+ITERATION = {"iter": ("__iter__", "__next__"), "aiter": ("__aiter__", "__anext__")}
 
 
 @dataclass(slots=True)
@@ -82,16 +80,10 @@ class CallResolver:
         self.evaluator.param_flow = None
         self.evaluator.reset()
 
-    def _through_parameter(self, site: ResolvedSite) -> bool:
-        if not any(t.certainty is Certainty.UNRESOLVED for t in site.targets):
-            return False
-        root = site.record.func
-        while root[0] in ("a", "c", "i"):
-            root = root[1]
-        if root[0] != "n":
-            return False
-        found = self.program.lookup(site.key, root[1])
-        return bool(found) and any(b.kind == "param" for b, _ in found or ())
+    @staticmethod
+    def _through_parameter(site: ResolvedSite) -> bool:
+        """Sites worth a second pass: something unresolved that a parameter's arguments may explain."""
+        return any(t.certainty is Certainty.UNRESOLVED for t in site.targets)
 
     def _parameter_values(self, key: ScopeKey, index: int) -> Vals | None:
         """Arguments every known caller passes for parameter ``index`` of the function at ``key``."""
@@ -112,12 +104,15 @@ class CallResolver:
                 if parent is not None:
                     parts.append(self.evaluator.evaluate(param.default, parent))
                 continue
-            saved = self.evaluator.param_flow
-            self.evaluator.param_flow = None
+            saved, self.evaluator.param_flow = self.evaluator.param_flow, None  # one level of flow
             parts.append(self.evaluator.evaluate(argument, site.key))
             self.evaluator.param_flow = saved
         merged = union(parts) if parts else Vals(frozenset(), False, False)
-        return Vals(merged.values, merged.complete and complete, False)
+        complete = merged.complete and complete
+        # A builtin value (a str) every known caller passes is as sure as they are; a function or an object of
+        # the repository passed in is one of several things callers could pass.
+        exact = complete and merged.exact and all(v[0] == "XI" for v in merged.values)
+        return Vals(merged.values, complete, exact)
 
     @staticmethod
     def _argument(record: CallRecord, position: int, name: str) -> Ref | None:
@@ -135,12 +130,39 @@ class CallResolver:
         kind = record.kind
         if kind in ("call", "deco"):
             return self._explicit(site)
-        receiver = self.evaluator.evaluate(record.func, site.key) if kind != "attr" else None
+        if kind == "attr":
+            return self._property_access(site)
+        if kind == "attrset":
+            return self._property_access(site, setter=True)
+        receiver = self.evaluator.evaluate(record.func, site.key)
+        if kind == "raise":
+            return self._raised(receiver)
+        if kind in ITERATION:
+            return self._iteration(receiver, *ITERATION[kind])
         if kind in PROTOCOLS:
-            return self._protocol(receiver, PROTOCOLS[kind]) if receiver else []
-        if kind.startswith("op:"):
-            return self._protocol(receiver, (kind[3:],)) if receiver else []
-        return self._property_access(site)
+            return self._protocol(receiver, PROTOCOLS[kind])
+        return self._protocol(receiver, (kind[3:],))
+
+    def _raised(self, exception: Vals) -> list[ResolvedTarget]:
+        unique = exception.is_exact()
+        targets: list[ResolvedTarget] = []
+        for value in exception.values:
+            if value[0] in ("C", "X"):
+                targets.extend(self._targets_of(value, unique))
+        return targets
+
+    def _iteration(self, receiver: Vals, start: str, step: str) -> list[ResolvedTarget]:
+        """``for x in obj``: ``obj.__iter__()``, then ``__next__`` on what it returned."""
+        targets = self._protocol(receiver, (start,))
+        iterators = [self.evaluator.returns(t.callee) for t in targets if t.certainty is not Certainty.UNRESOLVED]
+        if iterators:
+            merged = union(iterators)
+            certain = receiver.is_exact() and merged.is_exact()
+            for target in self._protocol(merged, (step,)):
+                target.certainty = Certainty.CERTAIN if certain and target.certainty is Certainty.CERTAIN else (
+                    Certainty.POSSIBLE)  # fmt: skip
+                targets.append(target)
+        return _deduplicate(targets)
 
     def _explicit(self, site: ResolvedSite) -> list[ResolvedTarget]:
         record = site.record
@@ -149,14 +171,36 @@ class CallResolver:
         unique = func.is_exact()
         for value in sorted(func.values, key=repr):
             targets.extend(self._targets_of(value, unique))
-            if value[0] == "X" and value[1] in BUILTIN_PROTOCOLS and record.args:
-                argument = self.evaluator.evaluate(record.args[0], site.key)
-                targets.extend(self._protocol(argument, (BUILTIN_PROTOCOLS[value[1]],)))
+            if value[0] == "X":
+                targets.extend(self._through_external(value[1], site))
+            elif value[0] == "F":
+                targets.extend(self._wrappers(value[1], unique))
         if not func.complete or (func.values and not targets):
             targets.append(ResolvedTarget(record.text, Certainty.UNRESOLVED))
         elif not func.values:
             targets.append(ResolvedTarget(record.text, Certainty.UNRESOLVED))
         return _deduplicate(targets)
+
+    def _through_external(self, path: str, site: ResolvedSite) -> list[ResolvedTarget]:
+        """What a builtin or external callable calls back: protocol methods, properties, callbacks."""
+        record = site.record
+        evaluate = self.evaluator.evaluate
+        targets: list[ResolvedTarget] = []
+        if path in BUILTIN_PROTOCOLS and record.args:
+            targets.extend(self._protocol(evaluate(record.args[0], site.key), (BUILTIN_PROTOCOLS[path],)))
+        if path == "builtins.getattr" and len(record.args) >= 2 and record.args[1][0] == "s":
+            targets.extend(self._property_targets(evaluate(record.args[0], site.key), record.args[1][1]))
+        for argument in (*record.args, *(ref for _, ref in record.keywords)):
+            if argument[0] in ("n", "a", "d"):
+                for value in evaluate(argument, site.key).values:
+                    if value[0] in ("F", "C"):
+                        targets.extend(t for t in self._targets_of(value, False))
+        return targets
+
+    def _wrappers(self, qualname: str, unique: bool) -> list[ResolvedTarget]:
+        """Calling a function decorated by a ``functools.wraps`` decorator of the repository runs its wrapper."""
+        certainty = Certainty.CERTAIN if unique else Certainty.POSSIBLE
+        return [ResolvedTarget(w, certainty) for w in self.evaluator.wrappers(qualname)]
 
     def _targets_of(self, value: Value, unique: bool) -> list[ResolvedTarget]:
         certainty = Certainty.CERTAIN if unique else Certainty.POSSIBLE
@@ -206,30 +250,34 @@ class CallResolver:
                 targets.extend(self._dunder(value[1], dunder, exact=value[2], unique=unique))
         return _deduplicate(targets)
 
-    def _property_access(self, site: ResolvedSite) -> list[ResolvedTarget]:
+    def _property_access(self, site: ResolvedSite, *, setter: bool = False) -> list[ResolvedTarget]:
+        """``obj.p`` runs the getter of property ``p``; ``obj.p = v`` runs its setter."""
         ref = site.record.func
-        if ref[0] != "a" or ref[2] not in self.property_names:
+        names = self.setter_names if setter else self.property_names
+        if ref[0] != "a" or ref[2] not in names:
             return []
         receiver = self.evaluator.evaluate(ref[1], site.key)
+        return self._property_targets(receiver, ref[2], setter=setter)
+
+    def _property_targets(self, receiver: Vals, attr: str, *, setter: bool = False) -> list[ResolvedTarget]:
         targets: list[ResolvedTarget] = []
         unique = receiver.is_exact()
         for value in receiver.values:
             if value[0] != "I":
                 continue
-            getters = self._property_getters(value[1], ref[2], exact=value[2])
-            certain = unique and len(getters) == 1
-            targets.extend(ResolvedTarget(g, Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for g in getters)
+            found = self._property_functions(value[1], attr, exact=value[2], setter=setter)
+            certain = unique and len(found) == 1
+            targets.extend(ResolvedTarget(g, Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for g in found)
         return _deduplicate(targets)
 
-    def _property_getters(self, cls: str, attr: str, *, exact: bool) -> list[str]:
-        getters: set[str] = set()
+    def _property_functions(self, cls: str, attr: str, *, exact: bool, setter: bool) -> list[str]:
+        wanted = self.property_setters if setter else self.property_getters
+        found: set[str] = set()
         classes = [cls] if exact else [cls, *self.program.subclasses(cls)]
         for klass in classes:
             for _owner, bindings in self.program.class_member(klass, attr):
-                for binding, _ in bindings:
-                    if binding.kind == "def" and binding.a in self.property_getters:
-                        getters.add(binding.a)
-        return sorted(getters)
+                found.update(b.a for b, _ in bindings if b.kind == "def" and b.a in wanted)
+        return sorted(found)
 
     @property
     def property_names(self) -> frozenset[str]:
@@ -239,19 +287,33 @@ class CallResolver:
     def property_getters(self) -> frozenset[str]:
         return self._property_index[1]
 
-    _property_cache: tuple[frozenset[str], frozenset[str]] | None = None
+    @property
+    def setter_names(self) -> frozenset[str]:
+        return self._property_index[2]
 
     @property
-    def _property_index(self) -> tuple[frozenset[str], frozenset[str]]:
+    def property_setters(self) -> frozenset[str]:
+        return self._property_index[3]
+
+    _property_cache: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]] | None = None
+
+    @property
+    def _property_index(self) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
         if self._property_cache is None:
-            getters = set()
+            getters: set[str] = set()
+            setters: set[str] = set()
             for summary in self.program.summaries.values():
                 for scope in summary.scopes:
-                    if scope.method_kind == "property" and not any(
-                        t.endswith((".setter", ".deleter")) for t in scope.decorator_texts
-                    ):
+                    if scope.method_kind != "property":
+                        continue
+                    if any(t.endswith(".setter") for t in scope.decorator_texts):
+                        setters.add(scope.owner)
+                    elif not any(t.endswith(".deleter") for t in scope.decorator_texts):
                         getters.add(scope.owner)
-            self._property_cache = (frozenset(g.rpartition(".")[2] for g in getters), frozenset(getters))
+            self._property_cache = (
+                frozenset(g.rpartition(".")[2] for g in getters), frozenset(getters),
+                frozenset(g.rpartition(".")[2] for g in setters), frozenset(setters),
+            )  # fmt: skip
         return self._property_cache
 
 

@@ -19,13 +19,14 @@ from dure.analyzers.model import (
     Parameter,
     ParameterKind,
 )
-from dure.analyzers.refs import lambda_name, ref_of, text_of
+from dure.analyzers.refs import BINARY_DUNDER_NAMES, lambda_name, ref_of, text_of
 from dure.analyzers.source import SourceFile
 from dure.analyzers.summary import (
     UNKNOWN,
     AttributeStore,
     Binding,
     CallRecord,
+    ContainerAdd,
     ModuleSummary,
     ParamInfo,
     Ref,
@@ -35,16 +36,13 @@ from dure.analyzers.summary import (
 
 IDENTIFIER_LIKE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 
-BINARY_DUNDERS: dict[type[ast.operator], str] = {
-    ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.MatMult: "__matmul__",
-    ast.Div: "__truediv__", ast.FloorDiv: "__floordiv__", ast.Mod: "__mod__", ast.Pow: "__pow__",
-    ast.LShift: "__lshift__", ast.RShift: "__rshift__", ast.BitOr: "__or__", ast.BitXor: "__xor__",
-    ast.BitAnd: "__and__",
-}  # fmt: skip
+BINARY_DUNDERS = BINARY_DUNDER_NAMES
 COMPARE_DUNDERS: dict[type[ast.cmpop], str] = {
     ast.Eq: "__eq__", ast.NotEq: "__ne__", ast.Lt: "__lt__", ast.LtE: "__le__", ast.Gt: "__gt__",
     ast.GtE: "__ge__",
 }  # fmt: skip
+#: Container methods that add an item, and the position of the added item among their arguments.
+CONTAINER_ADDERS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "extend": 0, "setdefault": 1}
 IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
@@ -78,6 +76,8 @@ class ModuleCollector:
         self.package = source.module if source.is_package else source.module.rpartition(".")[0]
         self.condition = ImportCondition.ALWAYS
         self.type_only = False
+        self.block_depth = 0  # nesting of if/for/while/try/with/match inside the current scope
+        self.line = 0  # line of the statement being collected
         self.docstring_nodes: set[int] = set()
         module_scope = self._new_scope("module", source.module, None)
         self.scope = module_scope
@@ -112,10 +112,37 @@ class ModuleCollector:
             return self.summary.scopes[0]
         return scope
 
-    def bind(self, name: str, binding: Binding) -> None:
-        if self.type_only:
-            binding = binding._replace(type_only=True)
-        self._binding_scope(name).bind(name, binding)
+    def bind(self, name: str, binding: Binding, *, here: bool = False) -> None:
+        """Bind ``name`` where Python would (``here``: in the current scope, for comprehension targets)."""
+        scope = self.scope if here else self._binding_scope(name)
+        guarded = self.block_depth > 0 or scope is not self._binding_scope_ignoring_global(name)
+        binding = binding._replace(type_only=self.type_only, guarded=guarded, line=self.line)
+        scope.bind(name, binding)
+
+    def _binding_scope_ignoring_global(self, name: str) -> Scope:
+        scope = self.scope
+        while scope.kind == "comprehension" and scope.parent is not None:
+            scope = self.summary.scopes[scope.parent]
+        return scope
+
+    @contextmanager
+    def _block(self) -> Iterator[None]:
+        self.block_depth += 1
+        try:
+            yield
+        finally:
+            self.block_depth -= 1
+
+    @contextmanager
+    def _new_body(self, scope: Scope) -> Iterator[None]:
+        """A function or class body: blocks of the enclosing scope do not guard its bindings."""
+        saved = self.block_depth
+        self.block_depth = 0
+        try:
+            with self._inside(scope):
+                yield
+        finally:
+            self.block_depth = saved
 
     def _super_context(self) -> tuple[str, str] | None:
         scope = self.scope
@@ -152,6 +179,7 @@ class ModuleCollector:
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
                 self.docstring_nodes.add(id(first.value))
         for statement in statements:
+            self.line = statement.lineno
             handler = self.STATEMENTS.get(type(statement))
             if handler is None:
                 raise NotImplementedError(f"unhandled statement {type(statement).__name__}")
@@ -178,7 +206,7 @@ class ModuleCollector:
         self._decorate(node, qualname, scope.decorators)
         self.bind(node.name, Binding("def", qualname, scope.id))
         self._param_indexes(scope)
-        with self._inside(scope):
+        with self._new_body(scope):
             self.body(node.body)
 
     @staticmethod
@@ -285,7 +313,7 @@ class ModuleCollector:
         self._define(node, qualname, DefinitionKind.CLASS, scope)
         self._decorate(node, qualname, scope.decorators)
         self.bind(node.name, Binding("class", qualname, scope.id))
-        with self._inside(scope):
+        with self._new_body(scope):
             self.body(node.body)
 
     def _base_ref(self, node: ast.expr) -> Ref:
@@ -337,6 +365,8 @@ class ModuleCollector:
         if isinstance(node.target, ast.Name):
             if node.target.id == "__all__":
                 self._set_all(node.value, extend=True)
+            elif dunder:
+                self.bind(node.target.id, Binding("aug", "__i" + dunder[2:]))
             else:
                 self.bind(node.target.id, Binding("unknown", "augmented assignment"))
 
@@ -348,9 +378,12 @@ class ModuleCollector:
             items = value_node.elts if isinstance(value_node, ast.Tuple | ast.List) else None
             pairwise = items is not None and len(items) == len(target.elts) and not any(
                 isinstance(e, ast.Starred) for e in (*target.elts, *items))  # fmt: skip
+            starred = any(isinstance(e, ast.Starred) for e in target.elts)
             for index, element in enumerate(target.elts):
                 if pairwise and items is not None:
                     self.target(element, self.ref(items[index]), items[index])
+                elif value != UNKNOWN and not starred:
+                    self.target(element, ("i", value, index), None)
                 else:
                     self.target(element, UNKNOWN, None)
         elif isinstance(target, ast.Starred):
@@ -360,8 +393,10 @@ class ModuleCollector:
             self._attribute_store(target, value)
         elif isinstance(target, ast.Subscript):
             self.expr(target)
+            self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(target.value), value))
 
     def _attribute_store(self, target: ast.Attribute, value: Ref) -> None:
+        self._call(target, "attrset", self.ref(target), (), (), text_of(target))
         context = self._super_context()
         function = self._function_scope()
         if context and isinstance(target.value, ast.Name) and target.value.id == context[1]:
@@ -377,20 +412,29 @@ class ModuleCollector:
         iterable = self.ref(node.iter)
         kind = "aiter" if isinstance(node, ast.AsyncFor) else "iter"
         self._call(node.iter, kind, iterable, (), (), "async for" if kind == "aiter" else "for")
-        self._bind_iteration(node.target, iterable)
-        self.body(node.body)
-        self.body(node.orelse)
+        with self._block():
+            self._bind_iteration(node.target, iterable)
+            self.body(node.body)
+            self.body(node.orelse)
 
     def _bind_iteration(self, target: ast.expr, iterable: Ref) -> None:
+        here = self.scope.kind == "comprehension"
         if isinstance(target, ast.Name):
-            self.bind(target.id, Binding("iter", iterable))
+            self.bind(target.id, Binding("iter", iterable), here=here)
+        elif isinstance(target, ast.Tuple | ast.List):
+            for element in target.elts:
+                if isinstance(element, ast.Name):
+                    self.bind(element.id, Binding("unknown", "unpacked loop variable"), here=here)
+                else:
+                    self.target(element, UNKNOWN, None)
         else:
             self.target(target, UNKNOWN, None)
 
     def while_(self, node: ast.While) -> None:
         self.expr(node.test)
-        self.body(node.body)
-        self.body(node.orelse)
+        with self._block():
+            self.body(node.body)
+            self.body(node.orelse)
 
     def if_(self, node: ast.If) -> None:
         self.expr(node.test)
@@ -401,7 +445,7 @@ class ModuleCollector:
             self.condition, self.type_only = saved
             self.body(node.orelse)
             return
-        with self._condition(ImportCondition.CONDITIONAL):
+        with self._condition(ImportCondition.CONDITIONAL), self._block():
             self.body(node.body)
             self.body(node.orelse)
 
@@ -416,6 +460,10 @@ class ModuleCollector:
             self.condition = saved
 
     def with_(self, node: ast.With | ast.AsyncWith) -> None:
+        with self._block():
+            self._with(node)
+
+    def _with(self, node: ast.With | ast.AsyncWith) -> None:
         kind = "awith" if isinstance(node, ast.AsyncWith) else "with"
         for item in node.items:
             self.expr(item.context_expr)
@@ -423,12 +471,16 @@ class ModuleCollector:
             self._call(item.context_expr, kind, manager, (), (), "async with" if kind == "awith" else "with")
             if item.optional_vars is not None:
                 if isinstance(item.optional_vars, ast.Name):
-                    self.bind(item.optional_vars.id, Binding("enter", manager))
+                    self.bind(item.optional_vars.id, Binding("enter", manager, kind == "awith"))
                 else:
                     self.target(item.optional_vars, UNKNOWN, None)
         self.body(node.body)
 
     def try_(self, node: ast.Try | ast.TryStar) -> None:
+        with self._block():
+            self._try(node)
+
+    def _try(self, node: ast.Try | ast.TryStar) -> None:
         guarded = any(_catches_import_error(h) for h in node.handlers)
         with self._condition(ImportCondition.TRY_EXCEPT if guarded else self.condition):
             self.body(node.body)
@@ -506,7 +558,17 @@ class ModuleCollector:
                 if isinstance(target, ast.Name):
                     self.bind(target.id, Binding("unknown", "deleted"))
 
+    def raise_(self, node: ast.Raise) -> None:
+        """``raise E`` instantiates the class ``E`` (``raise E(...)`` is an ordinary call)."""
+        self.plain(node)
+        if isinstance(node.exc, ast.Name | ast.Attribute):
+            self._call(node.exc, "raise", self.ref(node.exc), (), (), text_of(node.exc))
+
     def match(self, node: ast.Match) -> None:
+        with self._block():
+            self._match(node)
+
+    def _match(self, node: ast.Match) -> None:
         self.expr(node.subject)
         for case in node.cases:
             for child in ast.walk(case.pattern):
@@ -620,6 +682,13 @@ class ModuleCollector:
             self.summary.strings.add(value)
 
     def _call_node(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in CONTAINER_ADDERS and node.args:
+            position = CONTAINER_ADDERS[func.attr]
+            if position < len(node.args):
+                added = node.args[position]
+                value = ("i", self.ref(added), None) if func.attr == "extend" else self.ref(added)
+                self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(func.value), value))
         args = tuple(UNKNOWN if isinstance(a, ast.Starred) else self.ref(a) for a in node.args)
         keywords = tuple((k.arg, self.ref(k.value)) for k in node.keywords)
         self._call(node, "call", self.ref(node.func), args, keywords, text_of(node.func))
@@ -697,7 +766,7 @@ ModuleCollector.STATEMENTS = {
     ast.Nonlocal: ModuleCollector.nonlocal_,
     ast.Expr: ModuleCollector.expression_statement,
     ast.Match: ModuleCollector.match,
-    ast.Raise: ModuleCollector.plain,
+    ast.Raise: ModuleCollector.raise_,
     ast.Assert: ModuleCollector.plain,
     ast.Delete: ModuleCollector.plain,
     ast.Pass: ModuleCollector.plain,

@@ -77,7 +77,7 @@ class Evaluator:
         if tag in ("s", "sp"):
             return single(("XI", "builtins.str"))
         if tag == "q":
-            return single(("Q", self._items(ref[2], key)))
+            return single(("Q", self._items(ref[2], key), ref[1]))
         if tag == "i":
             return self.item(ref[1], key)
         if tag == "or":
@@ -93,12 +93,35 @@ class Evaluator:
         """An item of a container: complete only for a literal iterated or indexed in place."""
         container = self.evaluate(base, key)
         parts = [v[1] for v in container.values if v[0] == "Q"]
+        added = self.container_adds(base, key)
+        if added is not None:
+            parts.append(added)
         if not parts:
             return UNKNOWN_VALS
         items = union(parts)
         if base[0] != "q" or not container.complete:
             return Vals(items.values, False, False)
         return Vals(items.values, items.complete, items.exact and len(items.values) == 1)
+
+    def container_identity(self, ref: Ref, key: ScopeKey) -> tuple[object, ...] | None:
+        """Where a container lives (a variable's scope, or an object's attribute), to match additions."""
+        if ref[0] == "n":
+            found = self.program.lookup(key, ref[1])
+            return ("var", found[0][1], ref[1]) if found else None
+        if ref[0] == "a":
+            owners = self.evaluate(ref[1], key).values
+            if len(owners) == 1:
+                owner = next(iter(owners))
+                if owner[0] in ("I", "C", "M"):
+                    return ("attr", owner[1], ref[2])
+        return None
+
+    def container_adds(self, base: Ref, key: ScopeKey) -> Vals | None:
+        identity = self.container_identity(base, key)
+        adds = self.program.container_adds.get(identity) if identity is not None else None
+        if not adds:
+            return None
+        return union([self.evaluate(value, where) for value, where in adds])
 
     # -- names ----------------------------------------------------------------------------------------
 
@@ -145,12 +168,32 @@ class Evaluator:
         if kind == "iter":
             return self.item(binding.a, key)
         if kind == "enter":
-            return self.entered(self.evaluate(binding.a, key))
+            return self.entered(self.evaluate(binding.a, key), asynchronous=bool(binding.b))
         if kind == "exc":
             return self.instances(self.evaluate(binding.a, key), exact=False)
         if kind == "ann":
             return self.annotated(binding.a, key)
+        if kind == "aug":
+            return self.augmented(binding.a, key)
         return UNKNOWN_VALS
+
+    def augmented(self, dunder: str, key: ScopeKey) -> Vals:
+        """``x += y``: what ``__iadd__`` of x's other values returns (builtin values keep their type)."""
+        parts: list[Vals] = []
+        for name, bindings in self.program.scope(key).bindings.items():
+            if any(b.kind == "aug" and b.a == dunder for b in bindings):
+                others = [self.binding(b, key) for b in bindings if b.kind != "aug"]
+                for value in union(others).values if others else ():
+                    if value[0] == "I":
+                        method = self.instance_member(value[1], dunder, exact=value[2])
+                        parts.extend(self.returns(v[1]) for v in method.values if v[0] == "F")
+                    elif value[0] == "XI":
+                        parts.append(single(value))
+                    else:
+                        parts.append(UNKNOWN_VALS)
+                del name
+                break
+        return union(parts) if parts else UNKNOWN_VALS
 
     def module_path(self, path: str) -> Vals:
         return single(("M", path)) if self.program.is_module(path) else single(("X", path))
@@ -216,6 +259,23 @@ class Evaluator:
                 answer = all(r == ("n", first) or self._is_wraps_wrapper(r, key, first) for r in scope.returns)
         self.transparency[qualname] = answer
         return answer
+
+    def wrappers(self, qualname: str) -> list[str]:
+        """Inner functions that repository decorators of ``qualname`` return (``functools.wraps`` style)."""
+        key = self.program.def_scope.get(qualname)
+        outer = self.program.parent(key) if key else None
+        if key is None or outer is None or not self.program.scope(key).decorators:
+            return []
+        found = []
+        for decorator in self.program.scope(key).decorators:
+            for value in self.evaluate(decorator, outer).values:
+                if value[0] == "F" and self.returns_first_argument(value[1]):
+                    inner = self.program.def_scope.get(value[1])
+                    scope = self.program.scope(inner) if inner else None
+                    for ref in scope.returns if scope else ():
+                        found.extend(v[1] for v in self.evaluate(ref, inner).values
+                                     if v[0] == "F" and v[1] != qualname and inner is not None)  # fmt: skip
+        return sorted(set(found))
 
     def _is_wraps_wrapper(self, ref: Ref, key: ScopeKey, wrapped: str) -> bool:
         if ref[0] != "n":
@@ -300,7 +360,15 @@ class Evaluator:
             return self.class_member(value[1], attr, exact=value[2])
         if tag == "S":
             return self.super_member(value[1], attr)
+        if tag == "Q":
+            return single(("X", f"builtins.{value[2]}.{attr}"))
+        if tag == "F" and self.method_kind(value[1]) == "property":
+            return single(("X", f"builtins.property.{attr}"))
         return UNKNOWN_VALS
+
+    def method_kind(self, qualname: str) -> str | None:
+        key = self.program.def_scope.get(qualname)
+        return self.program.scope(key).method_kind if key is not None else None
 
     def module_member(self, module: str, attr: str) -> Vals:
         program = self.program
@@ -319,7 +387,8 @@ class Evaluator:
         memo_key = (("I", cls, exact), ("member", attr))
         cached = self.memo.get(memo_key)
         if cached is None:
-            cached = union([self._instance_member(klass, attr) for klass in self._dispatch_classes(cls, exact)])
+            classes = [cls] if exact else self.program.dispatch_classes(cls, attr)
+            cached = union([self._instance_member(klass, attr) for klass in classes])
             self.memo[memo_key] = cached
         return cached
 
@@ -388,7 +457,7 @@ class Evaluator:
 
     def _class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
         parts = []
-        for klass in self._dispatch_classes(cls, exact):
+        for klass in [cls] if exact else self.program.dispatch_classes(cls, attr):
             for owner, bindings in self.program.class_member(klass, attr):
                 parts.append(self._accessed(owner, bindings, through_instance=False))
                 break
@@ -398,7 +467,7 @@ class Evaluator:
 
     def super_member(self, cls: str, attr: str) -> Vals:
         parts = []
-        for klass in self._dispatch_classes(cls, exact=False):
+        for klass in self.program.dispatch_classes(cls, attr):
             mro = self.program.mro(klass)
             rest = mro[mro.index(cls) + 1 :] if cls in mro else ()
             parts.append(self._member_after(cls, rest, attr))
@@ -411,7 +480,15 @@ class Evaluator:
             found = program.bindings(key, attr) if key else []
             if found:
                 return self._accessed(klass, found, through_instance=True)
-        return self._inherited_from_outside(cls, attr)
+        owners = (cls, *rest)
+        if any(program.unresolved_bases.get(k) for k in owners):
+            return UNKNOWN_VALS
+        external = tuple(dict.fromkeys(b for k in owners for b in program.external_bases.get(k, ())))
+        if not external:
+            return single(("X", f"builtins.object.{attr}"))
+        if len(external) == 1:  # the lookup continues in that one external class
+            return single(("X", f"{external[0]}.{attr}"))
+        return Vals(frozenset(("X", f"{base}.{attr}") for base in external), False, False)
 
     # -- calls ----------------------------------------------------------------------------------------
 
@@ -439,13 +516,47 @@ class Evaluator:
         name = path.removeprefix("builtins.")
         if path.startswith("builtins.") and name in BUILTIN_TYPES:
             return single(("XI", path))
-        if path == "builtins.getattr" and len(args) == 2 and args[1][0] == "s":
-            return self.attribute(self.evaluate(args[0], key), args[1][1])
-        if path in ("importlib.import_module", "builtins.__import__") and args and args[0][0] == "s":
-            return self.module_path(args[0][1])
+        if path == "builtins.getattr" and len(args) >= 2:
+            if args[1][0] == "s":
+                return self.attribute(self.evaluate(args[0], key), args[1][1])
+            return self.computed_members(self.evaluate(args[0], key), args[1])
+        if path in ("importlib.import_module", "builtins.__import__") and args:
+            if args[0][0] == "s":
+                return self.module_path(args[0][1])
+            prefix = args[0][1] if args[0][0] == "sp" else ""
+            modules = frozenset(("M", m) for m in self.program.modules if m.startswith(prefix))
+            return Vals(modules, False, False)
+        if path in ("builtins.globals", "builtins.vars") and not args:
+            return single(("Q", self.namespace(key[0]), "dict"))
         if path == "functools.partial" and args:
             return inexact(self.evaluate(args[0], key))
         return UNKNOWN_VALS
+
+    def computed_members(self, objects: Vals, name: Ref) -> Vals:
+        """``getattr(obj, computed)``: any attribute of a known object whose name fits the known prefix."""
+        prefix = name[1] if name[0] == "sp" else ""
+        parts = []
+        for value in objects.values:
+            if value[0] == "M":
+                names = [n for n in self.program.scope((value[1], 0)).bindings if n.startswith(prefix)]
+                parts.extend(self.module_member(value[1], n) for n in names if n != "*")
+            elif value[0] in ("I", "C"):
+                for klass in self._dispatch_classes(value[1], value[2]):
+                    for owner in self.program.mro(klass):
+                        scope = self.program.class_scope(owner)
+                        for attr in scope.bindings if scope else ():
+                            if attr.startswith(prefix):
+                                parts.append(self.member(value, attr))
+        merged = union(parts) if parts else UNKNOWN_VALS
+        return Vals(merged.values, False, False)
+
+    def namespace(self, module: str) -> Vals:
+        """The values of a module's global names (``globals()``)."""
+        if module not in self.program.summaries:
+            return UNKNOWN_VALS
+        names = [n for n in self.program.scope((module, 0)).bindings if n != "*"]
+        merged = union([self.module_member(module, n) for n in names]) if names else UNKNOWN_VALS
+        return Vals(merged.values, False, False)
 
     def returns(self, qualname: str) -> Vals:
         """What calling the function ``qualname`` returns."""
@@ -480,10 +591,12 @@ class Evaluator:
                 complete = False
         return Vals(frozenset(values), complete, classes.exact and exact and len(values) == 1)
 
-    def entered(self, managers: Vals) -> Vals:
+    def entered(self, managers: Vals, *, asynchronous: bool = False) -> Vals:
+        """The ``as`` target of ``with``: what ``__enter__`` (``__aenter__``) returns."""
+        method = "__aenter__" if asynchronous else "__enter__"
         parts = []
         for value in managers.values:
             if value[0] == "I":
-                enter = self.instance_member(value[1], "__enter__", exact=value[2])
+                enter = self.instance_member(value[1], method, exact=value[2])
                 parts.extend(self.returns(v[1]) for v in enter.values if v[0] == "F")
         return union(parts) if parts else UNKNOWN_VALS

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import bisect
 import builtins
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from functools import cached_property
 
 from dure.analyzers.hierarchy import c3_linearise, transitive_subclasses
-from dure.analyzers.summary import Binding, ModuleSummary, Scope
+from dure.analyzers.summary import Binding, ModuleSummary, Ref, Scope
 
 ScopeKey = tuple[str, int]  # (module, scope id)
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -28,7 +29,9 @@ class Program:
             for qualname, scope_id in summary.def_scopes.items():
                 self.def_scope.setdefault(qualname, (module, scope_id))
         self.extra_bindings: dict[tuple[ScopeKey, str], list[tuple[Binding, ScopeKey]]] = defaultdict(list)
+        self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         self.extra_instance_attrs: dict[tuple[str, str], list[tuple[Binding, ScopeKey]]] = defaultdict(list)
+        self._eager_call_lines: dict[str, list[int]] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}  # filled by the resolver (repository bases)
         self.external_bases: dict[str, tuple[str, ...]] = {}
         self.unresolved_bases: dict[str, tuple[str, ...]] = {}
@@ -54,11 +57,31 @@ class Program:
         return scope if scope.kind == "class" else None
 
     def bindings(self, key: ScopeKey, name: str, *, runtime: bool = True) -> list[tuple[Binding, ScopeKey]]:
-        """The bindings of ``name`` made directly in scope ``key`` (and by assignments from elsewhere)."""
-        own = self.scope(key).bindings.get(name, ())
-        found = [(b, key) for b in own if not (runtime and b.type_only)]
+        """The bindings of ``name`` made directly in scope ``key`` (and by assignments from elsewhere).
+
+        In a module or class body, a later unguarded binding replaces the earlier ones: what code running
+        after the body sees starts at the last binding made outside any ``if``/``try``/loop.
+        """
+        scope = self.scope(key)
+        own = [b for b in scope.bindings.get(name, ()) if not (runtime and b.type_only)]
+        if len(own) > 1 and scope.kind in ("module", "class"):
+            last = max((i for i, b in enumerate(own) if not b.guarded), default=0)
+            if last and not self._eager_call_between(key[0], own[0].line, own[last].line):
+                own = own[last:]
+        found = [(b, key) for b in own]
         extra = self.extra_bindings.get((key, name))
         return found + extra if extra else found
+
+    def _eager_call_between(self, module: str, first: int, last: int) -> bool:
+        """Whether code runs between two bindings at import time (a call could see the earlier one)."""
+        lines = self._eager_call_lines.get(module)
+        if lines is None:
+            summary = self.summaries[module]
+            eager = {i for i, scope in enumerate(summary.scopes) if scope.kind in ("module", "class")}
+            lines = sorted(c.line for c in summary.calls if c.scope in eager and c.kind in ("call", "deco"))
+            self._eager_call_lines[module] = lines
+        index = bisect.bisect_right(lines, first)
+        return index < len(lines) and lines[index] < last
 
     def lookup(self, key: ScopeKey, name: str, *, runtime: bool = True) -> list[tuple[Binding, ScopeKey]] | None:
         """LEGB lookup of ``name`` from scope ``key``; None when the name is a builtin or unbound."""
@@ -124,7 +147,46 @@ class Program:
         return children
 
     def subclasses(self, cls: str) -> frozenset[str]:
-        return transitive_subclasses(self.direct_subclasses, cls)
+        found = self._subclass_memo.get(cls)
+        if found is None:
+            found = self._subclass_memo[cls] = transitive_subclasses(self.direct_subclasses, cls)
+        return found
+
+    @cached_property
+    def _subclass_memo(self) -> dict[str, frozenset[str]]:
+        return {}
+
+    @cached_property
+    def _definers(self) -> dict[str, set[str]]:
+        """Attribute name -> classes whose body, methods (``self.x = ...``) or outside code define it."""
+        table: dict[str, set[str]] = defaultdict(set)
+        for summary in self.summaries.values():
+            for scope in summary.scopes:
+                if scope.kind == "class":
+                    for name in (*scope.bindings, *scope.instance_attrs):
+                        table[name].add(scope.owner)
+        for (key, name) in self.extra_bindings:
+            scope = self.scope(key)
+            if scope.kind == "class":
+                table[name].add(scope.owner)
+        for (cls, name) in self.extra_instance_attrs:
+            table[name].add(cls)
+        return table
+
+    def dispatch_classes(self, cls: str, attr: str) -> list[str]:
+        """``cls`` and the subclasses where looking up ``attr`` can give something else than on ``cls``."""
+        subclasses = self.subclasses(cls)
+        if not subclasses:
+            return [cls]
+        ancestors = set(self.mro(cls))
+        candidates: set[str] = set()
+        for definer in self._definers.get(attr, ()):
+            if definer in ancestors:
+                continue
+            if definer in subclasses:
+                candidates.add(definer)
+            candidates.update(subclasses & self.subclasses(definer))
+        return [cls, *sorted(candidates)]
 
     def external_ancestors(self, cls: str) -> tuple[str, ...]:
         """External bases anywhere in the repository MRO of ``cls``, in MRO order."""

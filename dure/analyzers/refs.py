@@ -10,6 +10,12 @@ MAX_DEPTH = 24
 MAX_ITEMS = 64
 MAX_STRING = 200
 
+BINARY_DUNDER_NAMES: dict[type[ast.operator], str] = {
+    ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.MatMult: "__matmul__",
+    ast.Div: "__truediv__", ast.FloorDiv: "__floordiv__", ast.Mod: "__mod__", ast.Pow: "__pow__",
+    ast.LShift: "__lshift__", ast.RShift: "__rshift__", ast.BitOr: "__or__", ast.BitXor: "__xor__",
+    ast.BitAnd: "__and__",
+}  # fmt: skip
 _CONTAINER_TYPES: dict[type[ast.AST], str] = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set"}
 _COMPREHENSION_TYPES: dict[type[ast.AST], str] = {
     ast.ListComp: "list",
@@ -68,7 +74,7 @@ def ref_of(node: ast.expr, owner: str, super_context: tuple[str, str] | None, de
     if isinstance(node, ast.JoinedStr):
         return _fstring_ref(node)
     if isinstance(node, ast.BinOp):
-        return _binop_ref(node)
+        return _binop_ref(node, owner, super_context, down)
     comprehension = _COMPREHENSION_TYPES.get(type(node))
     return ("k", comprehension) if comprehension else UNKNOWN
 
@@ -91,11 +97,16 @@ def _fstring_ref(node: ast.JoinedStr) -> Ref:
     return ("s", "".join(prefix))
 
 
-def _binop_ref(node: ast.BinOp) -> Ref:
+def _binop_ref(node: ast.BinOp, owner: str, super_context: tuple[str, str] | None, depth: int) -> Ref:
+    """``a + b`` is what ``a.__add__(b)`` returns; string formatting and concatenation give strings."""
     left = node.left
-    if type(left) is ast.Constant and isinstance(left.value, str):
-        return ("sp", left.value) if type(node.op) is ast.Add else ("k", "str")
-    return UNKNOWN
+    if isinstance(left, ast.Constant) and isinstance(left.value, str):
+        return ("sp", left.value) if isinstance(node.op, ast.Add) else ("k", "str")
+    dunder = BINARY_DUNDER_NAMES.get(type(node.op))
+    if dunder is None:
+        return UNKNOWN
+    left_ref = ref_of(left, owner, super_context, depth)
+    return ("c", ("a", left_ref, dunder), (ref_of(node.right, owner, super_context, depth),))
 
 
 def text_of(node: ast.expr) -> str:

@@ -43,6 +43,7 @@ def resolve(summaries: Mapping[str, ModuleSummary]) -> Resolved:
             definitions.setdefault(definition.qualname, definition)
     _resolve_bases(program, evaluator)
     uncertainties = list(_attribute_stores(program, evaluator))
+    _container_adds(program, evaluator)
     escaped = _escapes(program, evaluator)
     calls = CallResolver(program, evaluator)
     calls.escaped_callers = set(escaped)
@@ -132,6 +133,16 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                                              (f"def:{value[1]}.{store.attr}",)))  # fmt: skip
     evaluator.reset()
     return found
+
+
+def _container_adds(program: Program, evaluator: Evaluator) -> None:
+    for module, summary in program.summaries.items():
+        for add in summary.container_adds:
+            key = (module, add.scope)
+            identity = evaluator.container_identity(add.container, key)
+            if identity is not None:
+                program.container_adds[identity].append((add.value, key))
+    evaluator.reset()
 
 
 def _escapes(program: Program, evaluator: Evaluator) -> set[str]:

@@ -37,13 +37,16 @@ class Binding(NamedTuple):
     ``kind`` is one of ``def``, ``class`` (a = qualname), ``import`` (a = dotted module path), ``from``
     (a = absolute module path, b = name), ``val`` (a = ref), ``param`` (a = index), ``iter`` (a = ref of the
     iterable), ``enter`` (a = ref of the context manager), ``exc`` (a = ref of the exception class),
-    ``ann`` (a = ref of the annotation, no value) and ``unknown`` (a = reason).
+    ``ann`` (a = ref of the annotation, no value), ``aug`` (a = in-place dunder: ``x += y``), ``valin``
+    (a = ref evaluated in scope b: assignments from elsewhere) and ``unknown`` (a = reason).
     """
 
     kind: str
     a: Any = None
     b: Any = None
     type_only: bool = False  # under ``if TYPE_CHECKING:``: never bound at run time
+    guarded: bool = False  # under if/for/while/try/with/match, or made from another scope (``global``)
+    line: int = 0
 
 
 class ParamInfo(NamedTuple):
@@ -64,6 +67,14 @@ class CallRecord(NamedTuple):
     args: tuple[Ref, ...]
     keywords: tuple[tuple[str | None, Ref], ...]
     text: str
+
+
+class ContainerAdd(NamedTuple):
+    """``box.append(v)``, ``box[k] = v``, ``box.add(v)``...: ``v`` becomes one of the container's items."""
+
+    scope: int
+    container: Ref
+    value: Ref
 
 
 class ValueUse(NamedTuple):
@@ -130,6 +141,7 @@ class ModuleSummary:
     calls: list[CallRecord] = field(default_factory=list)
     uses: list[ValueUse] = field(default_factory=list)
     attribute_stores: list[AttributeStore] = field(default_factory=list)
+    container_adds: list[ContainerAdd] = field(default_factory=list)
     strings: set[str] = field(default_factory=set)
     all_names: tuple[str, ...] | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)

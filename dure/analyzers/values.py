@@ -45,6 +45,10 @@ def single(value: Value, *, exact: bool = True) -> Vals:
     return Vals(frozenset((value,)), True, exact)
 
 
+#: Past this many candidates a value says nothing useful (and sets would grow without bound): unknown.
+MAX_VALUES = 40
+
+
 def union(parts: list[Vals]) -> Vals:
     """Flow-insensitive merge: exact only if every part is exact and they agree on one value."""
     if not parts:
@@ -58,6 +62,8 @@ def union(parts: list[Vals]) -> Vals:
         values |= part.values
         complete = complete and part.complete
         exact = exact and part.exact
+    if len(values) > MAX_VALUES:
+        return UNKNOWN_VALS
     return Vals(frozenset(values), complete, exact and len(values) == 1)
 
 

@@ -2,9 +2,86 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+
+from dure.analyzers import RepoIndex, build_index
+from dure.analyzers.export import write_graph
+from dure.analyzers.model import Certainty
+from dure.cli._base import ExitCode, reports_errors
+from dure.corpus import Repository, resolve_repositories
+from dure.errors import DureError
+
+PROGRESS_MINIMUM = 200  # files: below this a run is too short for a progress bar
+
+
+def _index_with_progress(root: Path, label: str, use_cache: bool) -> RepoIndex:
+    bar: list[object] = []
+
+    def progress(done: int, total: int) -> None:
+        if total < PROGRESS_MINIMUM:
+            return
+        if not bar:
+            bar.append(click.progressbar(length=total, label=f"parsing {label}", file=click.get_text_stream("stderr")))
+            bar[0].__enter__()  # type: ignore[attr-defined]
+        bar[0].update(done - bar[0].pos)  # type: ignore[attr-defined]
+
+    try:
+        return build_index(root, cache=None if use_cache else False, progress=progress)
+    finally:
+        if bar:
+            bar[0].__exit__(None, None, None)  # type: ignore[attr-defined]
+
+
+def _summary(name: str, index: RepoIndex) -> str:
+    counts = index.certainty_counts()
+    stats = index.statistics
+    cached = " (cached)" if stats.reused else ""
+    return (
+        f"{name}: {stats.files} files, {stats.lines} lines, {len(index.definitions)} definitions, "
+        f"{len(index.call_sites)} call sites; edges {counts[Certainty.CERTAIN]} certain, "
+        f"{counts[Certainty.POSSIBLE]} possible, {counts[Certainty.UNRESOLVED]} unresolved; "
+        f"{len(index.diagnostics)} diagnostics; {stats.seconds:.2f} s{cached}"
+    )
 
 
 @click.command()
-def index() -> None:
-    """Index a directory or a corpus."""
+@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.option("--corpus", "corpus_name", default=None, help="Index every repository of a manifest (default, main, FILE).")
+@click.option("--json", "json_out", type=click.Path(path_type=Path), default=None,
+              help="Write the graph as JSON: a file for PATH, a directory (one file per repository) for --corpus.")
+@click.option("--no-cache", is_flag=True, help="Ignore and do not write the index cache.")
+@click.option("--diagnostics/--no-diagnostics", default=False, help="Print every skipped file as path:line: reason.")
+@reports_errors
+def index(path: Path | None, corpus_name: str | None, json_out: Path | None, no_cache: bool, diagnostics: bool) -> int:
+    """Index PATH (a directory) or every repository of a corpus, and print a summary.
+
+    Without PATH and --corpus, indexes the default corpus (fetching it on first use).
+    """
+    if path is not None and corpus_name is not None:
+        raise click.UsageError("give PATH or --corpus, not both")
+    if path is not None:
+        if not path.is_dir():
+            raise DureError(f"{path}: not a directory")
+        repositories = [Repository(path.resolve().name, None, path)]
+    else:
+        repositories = resolve_repositories(None, corpus=corpus_name or "default",
+                                            progress=lambda m: click.echo(m, err=True))  # fmt: skip
+    failed = 0
+    for repository in repositories:
+        label = f"{repository.name}-{repository.version}" if repository.version else repository.name
+        try:
+            built = _index_with_progress(repository.root, label, not no_cache)
+        except (DureError, OSError) as problem:
+            failed += 1
+            click.echo(f"dure: error: {label}: {problem}", err=True)
+            continue
+        click.echo(_summary(label, built))
+        if diagnostics:
+            for diagnostic in built.diagnostics:
+                click.echo(f"  {diagnostic}", err=True)
+        if json_out is not None:
+            target = json_out if path is not None else json_out / f"{label}.json"
+            write_graph(built, target)
+    return int(ExitCode.FAILURE if failed else ExitCode.OK)
