@@ -18,8 +18,15 @@ from dure.analyzers.resolution import resolve
 from dure.analyzers.source import Discovery, SourceFile, discover, read_source
 from dure.analyzers.summary import ModuleSummary
 
-#: Analyzer version: bump when summaries or resolution change, so caches are not trusted across versions.
-ANALYZER_VERSION = "1"
+def _analyzer_version() -> str:
+    """A digest of the analyzers' own source: a cache written by other code is never trusted."""
+    hasher = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        hasher.update(path.read_bytes())
+    return hasher.hexdigest()[:16]
+
+
+ANALYZER_VERSION = _analyzer_version()
 #: Below this many files to parse, a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 120
 STRICT_ENV = "DURE_STRICT"  # tests set it: unknown syntax raises instead of becoming a diagnostic

@@ -14,8 +14,7 @@ TRANSPARENT_DECORATORS = frozenset({
     "functools.lru_cache", "functools.cache", "functools.cached_property", "functools.total_ordering",
     "abc.abstractmethod", "abc.abstractclassmethod", "abc.abstractstaticmethod", "abc.abstractproperty",
     "typing.final", "typing.override", "typing.no_type_check", "typing_extensions.final",
-    "typing_extensions.override", "contextlib.contextmanager", "contextlib.asynccontextmanager",
-    "dataclasses.dataclass", "atexit.register", "enum.unique",
+    "typing_extensions.override", "dataclasses.dataclass", "atexit.register", "enum.unique",
 })  # fmt: skip
 #: Decorator factories whose result is transparent (``@functools.wraps(f)``, ``@lru_cache(maxsize=8)``).
 TRANSPARENT_FACTORIES = frozenset({"functools.wraps", "functools.lru_cache", "dataclasses.dataclass"})
