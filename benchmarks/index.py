@@ -565,6 +565,8 @@ def machine_info(ctx: Context, tools: Sequence[str]) -> dict[str, Any]:
     versions: dict[str, Any] = {"python": sys.version.split()[0]}
     if "dure" in tools:
         versions["dure"] = _first_line([ctx.dure, "--version"])
+        describe = ["git", "-C", str(REPO_ROOT), "describe", "--always", "--dirty"]
+        versions["dure_source"] = _first_line(describe)
     for tool in tools:
         if tool in ANCHORS and venv_ready(ANCHORS[tool], ctx.venvs):
             versions[tool] = {
@@ -588,10 +590,10 @@ def _fmt(value: float | None, digits: int = 2) -> str:
     return "" if value is None else f"{value:.{digits}f}"
 
 
-def _ratio(result: Result, floor: float | None) -> str:
-    if result.wall_s is None or not floor or result.status == "unavailable":
+def _ratio(value: float | None, floor: float | None, status: str) -> str:
+    if value is None or not floor or status == "unavailable":
         return ""
-    return f"{result.wall_s / floor:.1f}x"
+    return f"{value / floor:.1f}x"
 
 
 def _edges(result: Result) -> str:
@@ -611,26 +613,30 @@ def markdown(report: Mapping[str, Any], results: Sequence[Result]) -> str:
         f"{machine['date']}, {machine['usable_cores']} cores ({machine['cpu']}), "
         f"{machine['memory_gib']} GiB, Python {machine['versions']['python']}, load average at start "
         f"{', '.join(f'{x:.2f}' for x in machine['load_average_at_start'])}.",
-        "Ratios are wall time over the `ast.parse` wall time of the same run and corpus. "
+        "Ratios are over the `ast.parse` time of the same run and corpus (under load, the CPU ratio is the "
+        "steadier one). "
         f"Peak memory includes the {_fmt(machine['peak_mib_floor'], 0)} MiB a child inherits from the "
         "benchmark before it execs (the peak reported for `true`).",
     ]
     for corpus in report["corpora"]:
         rows = [r for r in results if r.repo == corpus["name"]]
-        floor = next((r.wall_s for r in rows if r.tool == "ast.parse" and r.status == "ok"), None)
+        base = next((r for r in rows if r.tool == "ast.parse" and r.status == "ok"), None)
+        wall, cpu = (base.wall_s, base.cpu_s) if base else (None, None)
         lines += [
             "",
             f"## {corpus['name']} {corpus['version']} ({corpus['files']} files, {corpus['lines']:,} lines)",
             "",
-            "| tool | status | wall s | CPU s | peak MiB | edges | internal edges | x ast wall | note |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+            "| tool | status | wall s | CPU s | peak MiB | edges | internal edges "
+            "| x ast wall | x ast CPU | note |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
         ]
         for r in rows:
             note = (r.note or "").replace("|", "\\|")
             internal = "" if r.edges_internal is None else f"{r.edges_internal:,}"
             lines.append(
                 f"| {r.tool} | {r.status} | {_fmt(r.wall_s)} | {_fmt(r.cpu_s)} | {_fmt(r.peak_mib, 0)} "
-                f"| {_edges(r)} | {internal} | {_ratio(r, floor)} | {note} |"
+                f"| {_edges(r)} | {internal} | {_ratio(r.wall_s, wall, r.status)} "
+                f"| {_ratio(r.cpu_s, cpu, r.status)} | {note} |"
             )
     lines += ["", "Versions:", ""]
     for tool, version in machine["versions"].items():
@@ -705,7 +711,11 @@ def benchmark(args: argparse.Namespace, cache: Path) -> int:
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="dure-bench-") as scratch:
         ctx = Context(
-            Path(scratch), cache / "venvs", args.timeout, _dure_executable(args.dure), dict(os.environ)
+            Path(scratch),
+            cache / "venvs",
+            args.timeout,
+            _dure_executable(args.dure),
+            {**os.environ, "PYTHONHASHSEED": "0"},  # one hash seed for every tool and run
         )
         trees = [build_tree(CORPORA[name], cache) for name in args.repos]
         report: dict[str, Any] = {
