@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,7 +73,25 @@ def build_index(root: Path | str, *, cache: Path | bool | None = None, workers: 
     none. ``workers``: processes for parsing (default: the number of cores, used only for large cold runs).
     """
     started = time.perf_counter()
-    root = Path(root)
+    with _no_cyclic_gc():
+        return _build(Path(root), cache, workers, progress, started)
+
+
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Indexing allocates millions of long-lived objects and no cycles worth collecting: the cyclic
+    collector would rescan them over and over (measured: 2x slower parsing, 1.7x slower resolution)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build(root: Path, cache: Path | bool | None, workers: int | None, progress: Progress | None,
+           started: float) -> RepoIndex:  # fmt: skip
     if not root.is_dir():
         from dure.errors import AnalysisError
 

@@ -40,6 +40,7 @@ class Evaluator:
         self.transparency: dict[str, bool] = {}
 
     def reset(self) -> None:
+        self.program.clear_memo()
         self.memo.clear()
         self.returns_memo.clear()
         self.transparency.clear()

@@ -32,6 +32,7 @@ class Program:
         self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         self.extra_instance_attrs: dict[tuple[str, str], list[tuple[Binding, ScopeKey]]] = defaultdict(list)
         self._eager_call_lines: dict[str, list[int]] = {}
+        self._bindings_memo: dict[tuple[ScopeKey, str, bool], list[tuple[Binding, ScopeKey]]] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}  # filled by the resolver (repository bases)
         self.external_bases: dict[str, tuple[str, ...]] = {}
         self.unresolved_bases: dict[str, tuple[str, ...]] = {}
@@ -62,6 +63,19 @@ class Program:
         In a module or class body, a later unguarded binding replaces the earlier ones: what code running
         after the body sees starts at the last binding made outside any ``if``/``try``/loop.
         """
+        memo_key = (key, name, runtime)
+        found = self._bindings_memo.get(memo_key)
+        if found is None:
+            found = self._bindings_memo[memo_key] = self._bindings(key, name, runtime)
+        return found
+
+    def clear_memo(self) -> None:
+        """Forget derived tables (after bases were resolved or bindings added from elsewhere)."""
+        self._bindings_memo.clear()
+        for derived in ("_mro_table", "direct_subclasses", "_subclass_memo", "_definers"):
+            self.__dict__.pop(derived, None)
+
+    def _bindings(self, key: ScopeKey, name: str, runtime: bool) -> list[tuple[Binding, ScopeKey]]:
         scope = self.scope(key)
         own = [b for b in scope.bindings.get(name, ()) if not (runtime and b.type_only)]
         if len(own) > 1 and scope.kind in ("module", "class"):
