@@ -63,7 +63,7 @@ def exact_task(answer: object = None) -> Task:
         prompt="Where is the function that parses headers defined?",
         inputs={"description": "parses headers"},
         answer={"file": "pkg/http.py", "qualname": "pkg.http.parse_headers"} if answer is None else answer,
-        answer_schema={"type": "object"},
+        answer_schema={"type": "string"} if isinstance(answer, str) else {"type": "object"},
         verifier=VerifierSpec("exact"),
     )
 

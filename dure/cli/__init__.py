@@ -13,11 +13,15 @@ from collections.abc import Sequence
 import click
 
 from dure.cli._base import ExitCode, cli
+from dure.cli.audit_cmd import audit
 from dure.cli.corpus_cmd import corpus
 from dure.cli.index_cmd import index
+from dure.cli.score_cmd import score
 
+cli.add_command(audit)
 cli.add_command(corpus)
 cli.add_command(index)
+cli.add_command(score)
 
 __all__ = ["ExitCode", "cli", "main", "run"]
 
