@@ -7,9 +7,8 @@ import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from contextlib import contextmanager
 from pathlib import Path
 
 from dure.analyzers.cache import IndexCache
@@ -18,7 +17,9 @@ from dure.analyzers.index import RepoIndex, Statistics
 from dure.analyzers.model import Diagnostic
 from dure.analyzers.resolution import resolve
 from dure.analyzers.source import Discovery, SourceFile, discover, read_source
-from dure.analyzers.summary import ModuleSummary
+from dure.analyzers.summary import FileResult, ModuleSummary
+from dure.errors import AnalysisError
+
 
 def _analyzer_version() -> str:
     """A digest of the analyzers' own source: a cache written by other code is never trusted."""
@@ -36,14 +37,6 @@ STRICT_ENV = "DURE_STRICT"  # tests set it: unknown syntax raises instead of bec
 Progress = Callable[[int, int], None]
 
 
-@dataclass(frozen=True, slots=True)
-class FileResult:
-    relpath: str
-    summary: ModuleSummary | None
-    diagnostic: Diagnostic | None
-    lines: int
-
-
 def summarise_file(source: SourceFile, data: bytes) -> FileResult:
     """Parse and summarise one file; every failure becomes a diagnostic."""
     parsed = read_source(source.path, source.relpath, data)
@@ -53,7 +46,9 @@ def summarise_file(source: SourceFile, data: bytes) -> FileResult:
     try:
         summary = collect(source, parsed.tree, parsed.text)
     except RecursionError:
-        return FileResult(source.relpath, None, Diagnostic(source.relpath, 0, "nested too deeply to analyse"), 0)
+        return FileResult(
+            source.relpath, None, Diagnostic(source.relpath, 0, "nested too deeply to analyse"), 0
+        )
     except NotImplementedError as problem:
         if os.environ.get(STRICT_ENV):
             raise
@@ -65,8 +60,13 @@ def _summarise_batch(batch: list[tuple[SourceFile, bytes]]) -> list[FileResult]:
     return [summarise_file(source, data) for source, data in batch]
 
 
-def build_index(root: Path | str, *, cache: Path | bool | None = None, workers: int | None = None,
-                progress: Progress | None = None) -> RepoIndex:  # fmt: skip
+def build_index(
+    root: Path | str,
+    *,
+    cache: Path | bool | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> RepoIndex:
     """Index the Python repository at ``root``.
 
     ``cache``: a directory, ``True``/``None`` for the default cache (``$DURE_CACHE/index``), ``False`` for
@@ -90,11 +90,10 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _build(root: Path, cache: Path | bool | None, workers: int | None, progress: Progress | None,
-           started: float) -> RepoIndex:  # fmt: skip
+def _build(
+    root: Path, cache: Path | bool | None, workers: int | None, progress: Progress | None, started: float
+) -> RepoIndex:
     if not root.is_dir():
-        from dure.errors import AnalysisError
-
         raise AnalysisError(f"{root}: not a directory")
     store = IndexCache.open(root, cache, ANALYZER_VERSION)
     found = discover(root)
@@ -117,7 +116,9 @@ def _build(root: Path, cache: Path | bool | None, workers: int | None, progress:
         results[result.relpath] = result
         if store is not None:
             store.save_summary(digests[result.relpath], contents[result.relpath][0], result)
-    index = _assemble(root, found, results, diagnostics, len(missing), started)
+    index = _assemble(
+        root, found=found, results=results, diagnostics=diagnostics, parsed=len(missing), started=started
+    )
     if store is not None:
         store.save_index(fingerprint, index)
     return index
@@ -137,12 +138,15 @@ def _read_all(found: Discovery) -> tuple[dict[str, tuple[SourceFile, bytes]], li
 def _fingerprint(found: Discovery, digests: dict[str, str]) -> str:
     hasher = hashlib.sha256(ANALYZER_VERSION.encode())
     for source in found.files:
-        hasher.update(f"{source.relpath}\0{source.module}\0{source.is_test}\0{digests.get(source.relpath)}\n".encode())
+        hasher.update(
+            f"{source.relpath}\0{source.module}\0{source.is_test}\0{digests.get(source.relpath)}\n".encode()
+        )
     return hasher.hexdigest()
 
 
-def _summarise(missing: list[tuple[SourceFile, bytes]], workers: int | None,
-               progress: Progress | None) -> list[FileResult]:  # fmt: skip
+def _summarise(
+    missing: list[tuple[SourceFile, bytes]], workers: int | None, progress: Progress | None
+) -> list[FileResult]:
     total = len(missing)
     workers = workers if workers is not None else (os.cpu_count() or 1)
     if total < PARALLEL_THRESHOLD or workers <= 1:
@@ -152,7 +156,7 @@ def _summarise(missing: list[tuple[SourceFile, bytes]], workers: int | None,
             if progress is not None:
                 progress(done, total)
         return results
-    batches = [missing[i::workers * 4] for i in range(workers * 4)]
+    batches = [missing[i :: workers * 4] for i in range(workers * 4)]
     results = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for batch_results in pool.map(_summarise_batch, batches):
@@ -162,8 +166,15 @@ def _summarise(missing: list[tuple[SourceFile, bytes]], workers: int | None,
     return results
 
 
-def _assemble(root: Path, found: Discovery, results: dict[str, FileResult], diagnostics: list[Diagnostic],
-              parsed: int, started: float) -> RepoIndex:  # fmt: skip
+def _assemble(
+    root: Path,
+    *,
+    found: Discovery,
+    results: dict[str, FileResult],
+    diagnostics: list[Diagnostic],
+    parsed: int,
+    started: float,
+) -> RepoIndex:
     summaries: dict[str, ModuleSummary] = {}
     lines = 0
     for source in found.files:
@@ -175,10 +186,14 @@ def _assemble(root: Path, found: Discovery, results: dict[str, FileResult], diag
             continue
         assert result.summary is not None
         if result.summary.module in summaries:
-            diagnostics.append(Diagnostic(source.relpath, 0, f"module {result.summary.module} defined twice; skipped"))
+            diagnostics.append(
+                Diagnostic(source.relpath, 0, f"module {result.summary.module} defined twice; skipped")
+            )
             continue
         summaries[result.summary.module] = result.summary
         lines += result.lines
     facts = resolve(summaries)
-    statistics = Statistics(len(found.files), len(summaries), lines, parsed, time.perf_counter() - started, False)
+    statistics = Statistics(
+        len(found.files), len(summaries), lines, parsed, time.perf_counter() - started, False
+    )
     return RepoIndex.from_facts(root, facts, tuple(diagnostics), statistics)

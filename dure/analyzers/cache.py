@@ -13,11 +13,11 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dure.analyzers.index import RepoIndex
+from dure.analyzers.summary import FileResult
 from dure.cache import cache_root
 
 if TYPE_CHECKING:
-    from dure.analyzers.builder import FileResult
-    from dure.analyzers.index import RepoIndex
     from dure.analyzers.source import SourceFile
 
 
@@ -57,12 +57,12 @@ class IndexCache:
         return cls(base / f"v{version}", root)
 
     def _summary_path(self, digest: str, source: SourceFile) -> Path:
-        identity = hashlib.sha256(f"{source.relpath}\0{source.module}\0{source.is_test}".encode()).hexdigest()[:16]
+        identity = hashlib.sha256(
+            f"{source.relpath}\0{source.module}\0{source.is_test}".encode()
+        ).hexdigest()[:16]
         return self.directory / "files" / digest[:2] / f"{digest}-{identity}.pkl"
 
     def load_summary(self, digest: str, source: SourceFile) -> FileResult | None:
-        from dure.analyzers.builder import FileResult
-
         loaded = _load(self._summary_path(digest, source))
         return loaded if isinstance(loaded, FileResult) else None
 
@@ -74,8 +74,6 @@ class IndexCache:
         return self.directory / "repos" / f"{self.root_key}.pkl"
 
     def load_index(self, fingerprint: str) -> RepoIndex | None:
-        from dure.analyzers.index import RepoIndex
-
         loaded = _load(self._index_path())
         if isinstance(loaded, tuple) and len(loaded) == 2 and loaded[0] == fingerprint:
             index = loaded[1]

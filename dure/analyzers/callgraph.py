@@ -18,11 +18,17 @@ from dure.analyzers.values import Vals, Value, union
 
 #: Builtins that call a protocol method of their argument.
 BUILTIN_PROTOCOLS = {
-    "builtins.len": "__len__", "builtins.iter": "__iter__", "builtins.next": "__next__",
-    "builtins.repr": "__repr__", "builtins.str": "__str__", "builtins.hash": "__hash__",
-    "builtins.bool": "__bool__", "builtins.abs": "__abs__", "builtins.reversed": "__reversed__",
+    "builtins.len": "__len__",
+    "builtins.iter": "__iter__",
+    "builtins.next": "__next__",
+    "builtins.repr": "__repr__",
+    "builtins.str": "__str__",
+    "builtins.hash": "__hash__",
+    "builtins.bool": "__bool__",
+    "builtins.abs": "__abs__",
+    "builtins.reversed": "__reversed__",
     "builtins.format": "__format__",
-}  # fmt: skip
+}
 PROTOCOLS = {"with": ("__enter__", "__exit__"), "awith": ("__aenter__", "__aexit__")}
 ITERATION = {"iter": ("__iter__", "__next__"), "aiter": ("__aiter__", "__anext__")}
 
@@ -154,13 +160,18 @@ class CallResolver:
     def _iteration(self, receiver: Vals, start: str, step: str) -> list[ResolvedTarget]:
         """``for x in obj``: ``obj.__iter__()``, then ``__next__`` on what it returned."""
         targets = self._protocol(receiver, (start,))
-        iterators = [self.evaluator.returns(t.callee) for t in targets if t.certainty is not Certainty.UNRESOLVED]
+        iterators = [
+            self.evaluator.returns(t.callee) for t in targets if t.certainty is not Certainty.UNRESOLVED
+        ]
         if iterators:
             merged = union(iterators)
             certain = receiver.is_exact() and merged.is_exact()
             for target in self._protocol(merged, (step,)):
-                target.certainty = Certainty.CERTAIN if certain and target.certainty is Certainty.CERTAIN else (
-                    Certainty.POSSIBLE)  # fmt: skip
+                target.certainty = (
+                    Certainty.CERTAIN
+                    if certain and target.certainty is Certainty.CERTAIN
+                    else (Certainty.POSSIBLE)
+                )
                 targets.append(target)
         return _deduplicate(targets)
 
@@ -175,9 +186,7 @@ class CallResolver:
                 targets.extend(self._through_external(value[1], site))
             elif value[0] == "F":
                 targets.extend(self._wrappers(value[1], unique))
-        if not func.complete or (func.values and not targets):
-            targets.append(ResolvedTarget(record.text, Certainty.UNRESOLVED))
-        elif not func.values:
+        if not func.complete or (func.values and not targets) or not func.values:
             targets.append(ResolvedTarget(record.text, Certainty.UNRESOLVED))
         return _deduplicate(targets)
 
@@ -198,7 +207,7 @@ class CallResolver:
         return targets
 
     def _wrappers(self, qualname: str, unique: bool) -> list[ResolvedTarget]:
-        """Calling a function decorated by a ``functools.wraps`` decorator of the repository runs its wrapper."""
+        """Calling a function under a ``functools.wraps`` decorator of the repository runs its wrapper."""
         certainty = Certainty.CERTAIN if unique else Certainty.POSSIBLE
         return [ResolvedTarget(w, certainty) for w in self.evaluator.wrappers(qualname)]
 
@@ -216,17 +225,21 @@ class CallResolver:
         return []
 
     def _constructor(self, cls: str, *, exact: bool, unique: bool) -> list[ResolvedTarget]:
-        """``C()`` runs ``__new__`` and ``__init__`` found along the MRO (or, with neither, the class itself)."""
+        """``C()`` runs ``__new__`` and ``__init__`` found along the MRO (with neither: the class itself)."""
         classes = [cls] if exact else [cls, *sorted(self.program.subclasses(cls))]
         per_class = [self._construction(klass) for klass in classes]
         certain = unique and all(targets == per_class[0] for targets in per_class)
         certainty = Certainty.CERTAIN if certain else Certainty.POSSIBLE
-        return _deduplicate([ResolvedTarget(callee, certainty, offset)
-                             for targets in per_class for callee, offset in targets])  # fmt: skip
+        return _deduplicate(
+            [ResolvedTarget(callee, certainty, offset) for targets in per_class for callee, offset in targets]
+        )
 
     def _construction(self, cls: str) -> list[tuple[str, int]]:
-        hits = [(f"{owner}.{name}", 1 if name == "__init__" else 0)
-                for name in ("__new__", "__init__") for owner in self._defining_class(cls, name)]  # fmt: skip
+        hits = [
+            (f"{owner}.{name}", 1 if name == "__init__" else 0)
+            for name in ("__new__", "__init__")
+            for owner in self._defining_class(cls, name)
+        ]
         return hits or [(cls, 0)]
 
     def _defining_class(self, cls: str, name: str) -> list[str]:
@@ -239,7 +252,9 @@ class CallResolver:
         vals = self.evaluator.instance_member(cls, name, exact=exact)
         functions = [v for v in vals.values if v[0] == "F"]
         certain = unique and vals.is_exact() and len(functions) == 1
-        return [ResolvedTarget(v[1], Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for v in functions]
+        return [
+            ResolvedTarget(v[1], Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for v in functions
+        ]
 
     def _protocol(self, receiver: Vals, dunders: tuple[str, ...]) -> list[ResolvedTarget]:
         targets: list[ResolvedTarget] = []
@@ -267,7 +282,9 @@ class CallResolver:
                 continue
             found = self._property_functions(value[1], attr, exact=value[2], setter=setter)
             certain = unique and len(found) == 1
-            targets.extend(ResolvedTarget(g, Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for g in found)
+            targets.extend(
+                ResolvedTarget(g, Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for g in found
+            )
         return _deduplicate(targets)
 
     def _property_functions(self, cls: str, attr: str, *, exact: bool, setter: bool) -> list[str]:
@@ -311,9 +328,11 @@ class CallResolver:
                     elif not any(t.endswith(".deleter") for t in scope.decorator_texts):
                         getters.add(scope.owner)
             self._property_cache = (
-                frozenset(g.rpartition(".")[2] for g in getters), frozenset(getters),
-                frozenset(g.rpartition(".")[2] for g in setters), frozenset(setters),
-            )  # fmt: skip
+                frozenset(g.rpartition(".")[2] for g in getters),
+                frozenset(getters),
+                frozenset(g.rpartition(".")[2] for g in setters),
+                frozenset(setters),
+            )
         return self._property_cache
 
 
@@ -330,6 +349,11 @@ def _deduplicate(targets: list[ResolvedTarget]) -> list[ResolvedTarget]:
 def to_call_site(site: ResolvedSite, caller: str, file: str) -> CallSite:
     record = site.record
     return CallSite(
-        caller, file, record.line, record.column, record.text,
-        tuple(CallTarget(t.callee, t.certainty) for t in site.targets), record.kind not in ("call", "deco"),
-    )  # fmt: skip
+        caller,
+        file,
+        record.line,
+        record.column,
+        record.text,
+        tuple(CallTarget(t.callee, t.certainty) for t in site.targets),
+        record.kind not in ("call", "deco"),
+    )

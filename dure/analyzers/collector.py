@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any, ClassVar
 
 from dure.analyzers.model import (
     Definition,
@@ -38,9 +39,13 @@ IDENTIFIER_LIKE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*
 
 BINARY_DUNDERS = BINARY_DUNDER_NAMES
 COMPARE_DUNDERS: dict[type[ast.cmpop], str] = {
-    ast.Eq: "__eq__", ast.NotEq: "__ne__", ast.Lt: "__lt__", ast.LtE: "__le__", ast.Gt: "__gt__",
+    ast.Eq: "__eq__",
+    ast.NotEq: "__ne__",
+    ast.Lt: "__lt__",
+    ast.LtE: "__le__",
+    ast.Gt: "__gt__",
     ast.GtE: "__ge__",
-}  # fmt: skip
+}
 #: Container methods that add an item, and the position of the added item among their arguments.
 CONTAINER_ADDERS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "extend": 0, "setdefault": 1}
 IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
@@ -56,7 +61,9 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
     if handler.type is None:
         return True
     names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any(isinstance(n, ast.Name | ast.Attribute) and text_of(n).split(".")[-1] in IMPORT_ERRORS for n in names)
+    return any(
+        isinstance(n, ast.Name | ast.Attribute) and text_of(n).split(".")[-1] in IMPORT_ERRORS for n in names
+    )
 
 
 def _docstring(body: list[ast.stmt]) -> str | None:
@@ -82,8 +89,15 @@ class ModuleCollector:
         module_scope = self._new_scope("module", source.module, None)
         self.scope = module_scope
         self.summary.definitions.append(
-            Definition(source.module, DefinitionKind.MODULE, source.module, source.relpath, 1, max(lines, 1),
-                       is_test=source.is_test)  # fmt: skip
+            Definition(
+                source.module,
+                DefinitionKind.MODULE,
+                source.module,
+                source.relpath,
+                1,
+                max(lines, 1),
+                is_test=source.is_test,
+            )
         )
         self.summary.def_scopes[source.module] = module_scope.id
 
@@ -227,7 +241,9 @@ class ModuleCollector:
         return "instance"
 
     def _params(self, args: ast.arguments) -> tuple[ParamInfo, ...]:
-        defaults: list[ast.expr | None] = [None] * (len(args.posonlyargs) + len(args.args) - len(args.defaults))
+        defaults: list[ast.expr | None] = [None] * (
+            len(args.posonlyargs) + len(args.args) - len(args.defaults)
+        )
         defaults += args.defaults
         positional = [(a, ParameterKind.POSITIONAL_ONLY) for a in args.posonlyargs]
         positional += [(a, ParameterKind.POSITIONAL_OR_KEYWORD) for a in args.args]
@@ -241,8 +257,12 @@ class ModuleCollector:
         return tuple(params)
 
     def _param(self, arg: ast.arg, kind: ParameterKind, default: ast.expr | None) -> ParamInfo:
-        return ParamInfo(arg.arg, kind.value, self._annotation_ref(arg.annotation),
-                         self.ref(default) if default is not None else None)  # fmt: skip
+        return ParamInfo(
+            arg.arg,
+            kind.value,
+            self._annotation_ref(arg.annotation),
+            self.ref(default) if default is not None else None,
+        )
 
     def _annotation_ref(self, node: ast.expr | None) -> Ref | None:
         if node is None:
@@ -261,8 +281,13 @@ class ModuleCollector:
                 self.expr(default)
                 self._use(default)
 
-    def _define(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, qualname: str,
-                kind: DefinitionKind, scope: Scope) -> None:  # fmt: skip
+    def _define(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+        qualname: str,
+        kind: DefinitionKind,
+        scope: Scope,
+    ) -> None:
         parameters: tuple[Parameter, ...] = ()
         returns = None
         if not isinstance(node, ast.ClassDef):
@@ -270,31 +295,53 @@ class ModuleCollector:
             returns = self.segment(node.returns) if node.returns else None
         self.summary.definitions.append(
             Definition(
-                qualname, kind, self.summary.module, self.summary.relpath, node.lineno,
-                node.end_lineno or node.lineno, self.scope.owner, scope.decorator_texts, parameters, returns,
-                _docstring(node.body), isinstance(node, ast.AsyncFunctionDef), self.summary.is_test,
-            )  # fmt: skip
+                qualname,
+                kind,
+                self.summary.module,
+                self.summary.relpath,
+                node.lineno,
+                node.end_lineno or node.lineno,
+                self.scope.owner,
+                scope.decorator_texts,
+                parameters,
+                returns,
+                _docstring(node.body),
+                isinstance(node, ast.AsyncFunctionDef),
+                self.summary.is_test,
+            )
         )
 
     def _parameter(self, args: ast.arguments) -> Iterator[Parameter]:
         _unparse = self.optional_segment
         positional_defaults = len(args.posonlyargs) + len(args.args) - len(args.defaults)
         for index, arg in enumerate([*args.posonlyargs, *args.args]):
-            kind = ParameterKind.POSITIONAL_ONLY if index < len(args.posonlyargs) else ParameterKind.POSITIONAL_OR_KEYWORD
+            kind = (
+                ParameterKind.POSITIONAL_ONLY
+                if index < len(args.posonlyargs)
+                else ParameterKind.POSITIONAL_OR_KEYWORD
+            )
             yield Parameter(arg.arg, kind, _unparse(arg.annotation), index >= positional_defaults)
         if args.vararg:
-            yield Parameter(args.vararg.arg, ParameterKind.VAR_POSITIONAL, _unparse(args.vararg.annotation), False)
+            yield Parameter(
+                args.vararg.arg, ParameterKind.VAR_POSITIONAL, _unparse(args.vararg.annotation), False
+            )
         for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-            yield Parameter(arg.arg, ParameterKind.KEYWORD_ONLY, _unparse(arg.annotation), default is not None)
+            yield Parameter(
+                arg.arg, ParameterKind.KEYWORD_ONLY, _unparse(arg.annotation), default is not None
+            )
         if args.kwarg:
             yield Parameter(args.kwarg.arg, ParameterKind.VAR_KEYWORD, _unparse(args.kwarg.annotation), False)
 
-    def _decorate(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, qualname: str,
-                  decorators: tuple[Ref, ...]) -> None:  # fmt: skip
+    def _decorate(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+        qualname: str,
+        decorators: tuple[Ref, ...],
+    ) -> None:
         """Record ``@dec`` as a call of ``dec`` with the definition (innermost decorator first)."""
         argument: Ref = ("d", qualname)
         for decorator, ref in zip(reversed(node.decorator_list), reversed(decorators), strict=True):
-            self._call(decorator, "deco", ref, (argument,), (), text_of(decorator))
+            self._call(decorator, "deco", ref, text_of(decorator), args=(argument,))
             argument = ("c", ref, (argument,))
 
     def class_(self, node: ast.ClassDef) -> None:
@@ -361,7 +408,7 @@ class ModuleCollector:
         dunder = BINARY_DUNDERS.get(type(node.op))
         if dunder:
             in_place = "__i" + dunder[2:]
-            self._call(node, f"op:{in_place}", self.ref(node.target), (), (), in_place)
+            self._call(node, f"op:{in_place}", self.ref(node.target), in_place)
         if isinstance(node.target, ast.Name):
             if node.target.id == "__all__":
                 self._set_all(node.value, extend=True)
@@ -376,8 +423,11 @@ class ModuleCollector:
             self.bind(target.id, Binding("val", value))
         elif isinstance(target, ast.Tuple | ast.List):
             items = value_node.elts if isinstance(value_node, ast.Tuple | ast.List) else None
-            pairwise = items is not None and len(items) == len(target.elts) and not any(
-                isinstance(e, ast.Starred) for e in (*target.elts, *items))  # fmt: skip
+            pairwise = (
+                items is not None
+                and len(items) == len(target.elts)
+                and not any(isinstance(e, ast.Starred) for e in (*target.elts, *items))
+            )
             starred = any(isinstance(e, ast.Starred) for e in target.elts)
             for index, element in enumerate(target.elts):
                 if pairwise and items is not None:
@@ -396,22 +446,23 @@ class ModuleCollector:
             self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(target.value), value))
 
     def _attribute_store(self, target: ast.Attribute, value: Ref) -> None:
-        self._call(target, "attrset", self.ref(target), (), (), text_of(target))
+        self._call(target, "attrset", self.ref(target), text_of(target))
         context = self._super_context()
         function = self._function_scope()
-        if context and isinstance(target.value, ast.Name) and target.value.id == context[1]:
-            if function is not None and function.method_kind == "instance":
-                class_scope = self.summary.scopes[self.summary.def_scopes[context[0]]]
-                class_scope.instance_attrs.setdefault(target.attr, []).append((value, self.scope.id))
-                return
+        on_self = context and isinstance(target.value, ast.Name) and target.value.id == context[1]
+        if on_self and context and function is not None and function.method_kind == "instance":
+            class_scope = self.summary.scopes[self.summary.def_scopes[context[0]]]
+            class_scope.instance_attrs.setdefault(target.attr, []).append((value, self.scope.id))
+            return
         self.summary.attribute_stores.append(
-            AttributeStore(self.scope.id, self.ref(target.value), target.attr, value, target.lineno))
+            AttributeStore(self.scope.id, self.ref(target.value), target.attr, value, target.lineno)
+        )
 
     def for_(self, node: ast.For | ast.AsyncFor) -> None:
         self.expr(node.iter)
         iterable = self.ref(node.iter)
         kind = "aiter" if isinstance(node, ast.AsyncFor) else "iter"
-        self._call(node.iter, kind, iterable, (), (), "async for" if kind == "aiter" else "for")
+        self._call(node.iter, kind, iterable, "async for" if kind == "aiter" else "for")
         with self._block():
             self._bind_iteration(node.target, iterable)
             self.body(node.body)
@@ -468,7 +519,7 @@ class ModuleCollector:
         for item in node.items:
             self.expr(item.context_expr)
             manager = self.ref(item.context_expr)
-            self._call(item.context_expr, kind, manager, (), (), "async with" if kind == "awith" else "with")
+            self._call(item.context_expr, kind, manager, "async with" if kind == "awith" else "with")
             if item.optional_vars is not None:
                 if isinstance(item.optional_vars, ast.Name):
                     self.bind(item.optional_vars.id, Binding("enter", manager, kind == "awith"))
@@ -530,8 +581,17 @@ class ModuleCollector:
         if condition is ImportCondition.ALWAYS and self.scope.kind != "module":
             condition = ImportCondition.CONDITIONAL
         self.summary.imports.append(
-            Import(self.summary.module, self.scope.owner, name, target, self.summary.relpath, node.lineno,
-                   condition, star, level)  # fmt: skip
+            Import(
+                self.summary.module,
+                self.scope.owner,
+                name,
+                target,
+                self.summary.relpath,
+                node.lineno,
+                condition,
+                star,
+                level,
+            )
         )
 
     def global_(self, node: ast.Global) -> None:
@@ -562,7 +622,7 @@ class ModuleCollector:
         """``raise E`` instantiates the class ``E`` (``raise E(...)`` is an ordinary call)."""
         self.plain(node)
         if isinstance(node.exc, ast.Name | ast.Attribute):
-            self._call(node.exc, "raise", self.ref(node.exc), (), (), text_of(node.exc))
+            self._call(node.exc, "raise", self.ref(node.exc), text_of(node.exc))
 
     def match(self, node: ast.Match) -> None:
         with self._block():
@@ -590,14 +650,16 @@ class ModuleCollector:
         if self.scope.kind != "module":
             return
         if isinstance(value, ast.List | ast.Tuple):
-            names = tuple(e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
+            names = tuple(
+                e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            )
             for element in value.elts:
                 if isinstance(element, ast.Constant):
                     self.docstring_nodes.add(id(element))
             previous = self.summary.all_names or () if extend else ()
             self.summary.all_names = previous + names
 
-    STATEMENTS: dict[type[ast.stmt], object] = {}  # filled below
+    STATEMENTS: ClassVar[dict[type[ast.stmt], Callable[[ModuleCollector, Any], None]]] = {}  # filled below
 
     # -- expressions --------------------------------------------------------------------------------
 
@@ -624,7 +686,7 @@ class ModuleCollector:
             return
         if isinstance(node, ast.Attribute):
             if isinstance(node.ctx, ast.Load):
-                self._call(node, "attr", self.ref(node), (), (), text_of(node))
+                self._call(node, "attr", self.ref(node), text_of(node))
             stack.append((node.value, scope))
             return
         if isinstance(node, ast.Name | ast.Constant):
@@ -640,12 +702,14 @@ class ModuleCollector:
         if isinstance(node, ast.BinOp):
             dunder = BINARY_DUNDERS.get(type(node.op))
             if dunder:
-                self._call(node, f"op:{dunder}", self.ref(node.left), (), (), dunder)
+                self._call(node, f"op:{dunder}", self.ref(node.left), dunder)
         elif isinstance(node, ast.Compare):
             self._compare(node)
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load | ast.Store | ast.Del):
-            dunder = {ast.Load: "__getitem__", ast.Store: "__setitem__", ast.Del: "__delitem__"}[type(node.ctx)]
-            self._call(node, f"op:{dunder}", self.ref(node.value), (), (), dunder)
+            dunder = {ast.Load: "__getitem__", ast.Store: "__setitem__", ast.Del: "__delitem__"}[
+                type(node.ctx)
+            ]
+            self._call(node, f"op:{dunder}", self.ref(node.value), dunder)
         elif isinstance(node, ast.NamedExpr):
             self.bind(node.target.id, Binding("val", self.ref(node.value)))
             stack.append((node.value, scope))
@@ -668,17 +732,17 @@ class ModuleCollector:
         left = node.left
         for operator, right in zip(node.ops, node.comparators, strict=True):
             if isinstance(operator, ast.In | ast.NotIn):
-                self._call(node, "op:__contains__", self.ref(right), (), (), "__contains__")
+                self._call(node, "op:__contains__", self.ref(right), "__contains__")
             elif type(operator) in COMPARE_DUNDERS:
                 dunder = COMPARE_DUNDERS[type(operator)]
-                self._call(node, f"op:{dunder}", self.ref(left), (), (), dunder)
+                self._call(node, f"op:{dunder}", self.ref(left), dunder)
             left = right
 
     def _string(self, node: ast.Constant) -> None:
         if id(node) in self.docstring_nodes:
             return
         value = node.value
-        if len(value) <= 100 and IDENTIFIER_LIKE.match(value):
+        if isinstance(value, str) and len(value) <= 100 and IDENTIFIER_LIKE.match(value):
             self.summary.strings.add(value)
 
     def _call_node(self, node: ast.Call) -> None:
@@ -691,12 +755,20 @@ class ModuleCollector:
                 self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(func.value), value))
         args = tuple(UNKNOWN if isinstance(a, ast.Starred) else self.ref(a) for a in node.args)
         keywords = tuple((k.arg, self.ref(k.value)) for k in node.keywords)
-        self._call(node, "call", self.ref(node.func), args, keywords, text_of(node.func))
+        self._call(node, "call", self.ref(node.func), text_of(node.func), args=args, keywords=keywords)
         for argument in [*node.args, *(k.value for k in node.keywords)]:
             self._use(argument)
 
-    def _call(self, node: ast.AST, kind: str, func: Ref, args: tuple[Ref, ...],
-              keywords: tuple[tuple[str | None, Ref], ...], text: str) -> None:  # fmt: skip
+    def _call(
+        self,
+        node: ast.AST,
+        kind: str,
+        func: Ref,
+        text: str,
+        *,
+        args: tuple[Ref, ...] = (),
+        keywords: tuple[tuple[str | None, Ref], ...] = (),
+    ) -> None:
         line = getattr(node, "lineno", 0)
         column = getattr(node, "col_offset", 0)
         self.summary.calls.append(CallRecord(self.scope.id, line, column, kind, func, args, keywords, text))
@@ -721,14 +793,25 @@ class ModuleCollector:
         if qualname not in self.summary.def_scopes:
             self.summary.def_scopes[qualname] = scope.id
             self.summary.definitions.append(
-                Definition(qualname, DefinitionKind.LAMBDA, self.summary.module, self.summary.relpath,
-                           node.lineno, node.end_lineno or node.lineno, outer.owner,
-                           parameters=tuple(self._parameter(node.args)), is_test=self.summary.is_test)  # fmt: skip
+                Definition(
+                    qualname,
+                    DefinitionKind.LAMBDA,
+                    self.summary.module,
+                    self.summary.relpath,
+                    node.lineno,
+                    node.end_lineno or node.lineno,
+                    outer.owner,
+                    parameters=tuple(self._parameter(node.args)),
+                    is_test=self.summary.is_test,
+                )
             )
         stack.append((node.body, scope))
 
-    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp,
-                       stack: list[tuple[ast.AST, Scope]]) -> None:  # fmt: skip
+    def _comprehension(
+        self,
+        node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp,
+        stack: list[tuple[ast.AST, Scope]],
+    ) -> None:
         outer = self.scope
         scope = self._new_scope("comprehension", outer.owner, outer.id)
         for index, generator in enumerate(node.generators):
@@ -736,7 +819,7 @@ class ModuleCollector:
             stack.append((generator.iter, iter_scope))
             with self._inside(iter_scope):
                 iterable = self.ref(generator.iter)
-                self._call(generator.iter, "iter", iterable, (), (), "for")
+                self._call(generator.iter, "iter", iterable, "for")
             with self._inside(scope):
                 self._bind_iteration(generator.target, iterable)
             stack.extend((condition, scope) for condition in generator.ifs)

@@ -11,8 +11,15 @@ from dure.analyzers.program import Program
 from dure.analyzers.summary import Ref
 from dure.analyzers.values import Vals
 
-GETATTR_LIKE = frozenset({"builtins.getattr", "builtins.hasattr", "builtins.delattr", "operator.attrgetter",
-                          "operator.methodcaller"})  # fmt: skip
+GETATTR_LIKE = frozenset(
+    {
+        "builtins.getattr",
+        "builtins.hasattr",
+        "builtins.delattr",
+        "operator.attrgetter",
+        "operator.methodcaller",
+    }
+)
 EVAL_LIKE = frozenset({"builtins.eval", "builtins.exec", "builtins.compile"})
 IMPORT_LIKE = frozenset({"builtins.__import__", "importlib.import_module", "importlib.__import__"})
 NAMESPACE_LIKE = frozenset({"builtins.globals", "builtins.locals", "builtins.vars"})
@@ -46,16 +53,36 @@ def dynamic_uncertainties(site: ResolvedSite, caller: str, evaluator: Evaluator)
         if name is None or name[0] != "s":
             kind = UncertaintyKind.SETATTR if "builtins.setattr" in callees else UncertaintyKind.GETATTR
             objects = evaluator.evaluate(args[0], site.key) if args else Vals(frozenset(), False, False)
-            yield Uncertainty(kind, where[0], file, record.line, f"{record.text} with a computed name",
-                              _affected(objects, name))  # fmt: skip
+            yield Uncertainty(
+                kind,
+                where[0],
+                file,
+                record.line,
+                f"{record.text} with a computed name",
+                _affected(objects, name),
+            )
     if callees & EVAL_LIKE:
-        yield Uncertainty(UncertaintyKind.EVAL, caller, file, record.line, f"{record.text}() runs code", ("*",))
+        yield Uncertainty(
+            UncertaintyKind.EVAL, caller, file, record.line, f"{record.text}() runs code", ("*",)
+        )
     if callees & IMPORT_LIKE and (not args or args[0][0] != "s"):
-        yield Uncertainty(UncertaintyKind.DYNAMIC_IMPORT, caller, file, record.line,
-                          f"{record.text}() imports a computed module", ("modules",))  # fmt: skip
+        yield Uncertainty(
+            UncertaintyKind.DYNAMIC_IMPORT,
+            caller,
+            file,
+            record.line,
+            f"{record.text}() imports a computed module",
+            ("modules",),
+        )
     if callees & NAMESPACE_LIKE:
-        yield Uncertainty(UncertaintyKind.NAMESPACE, caller, file, record.line,
-                          f"{record.text}() exposes a namespace", (f"member:{site.module}",))  # fmt: skip
+        yield Uncertainty(
+            UncertaintyKind.NAMESPACE,
+            caller,
+            file,
+            record.line,
+            f"{record.text}() exposes a namespace",
+            (f"member:{site.module}",),
+        )
 
 
 def string_uncertainties(program: Program, definitions: dict[str, Definition]) -> Iterator[Uncertainty]:
@@ -66,9 +93,17 @@ def string_uncertainties(program: Program, definitions: dict[str, Definition]) -
     for module, summary in sorted(program.summaries.items()):
         for text in sorted(summary.strings):
             last = text.rpartition(".")[2]
-            if last in by_name and (text == last or text in definitions or _suffix_of_any(text, by_name[last])):
-                yield Uncertainty(UncertaintyKind.STRING_NAME, module, summary.relpath, 0,
-                                  f"string {text!r} spells a definition's name", (f"name:{last}",))  # fmt: skip
+            if last in by_name and (
+                text == last or text in definitions or _suffix_of_any(text, by_name[last])
+            ):
+                yield Uncertainty(
+                    UncertaintyKind.STRING_NAME,
+                    module,
+                    summary.relpath,
+                    0,
+                    f"string {text!r} spells a definition's name",
+                    (f"name:{last}",),
+                )
 
 
 def _suffix_of_any(text: str, qualnames: list[str]) -> bool:

@@ -3,26 +3,59 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from dure.analyzers.program import BUILTIN_NAMES, Program, ScopeKey
 from dure.analyzers.summary import Binding, Ref
 from dure.analyzers.values import NOTHING, UNKNOWN_VALS, Vals, Value, inexact, single, union
 
 #: Decorators (by import path) that return the function they decorate, or a wrapper that calls it as is.
-TRANSPARENT_DECORATORS = frozenset({
-    "builtins.staticmethod", "builtins.classmethod", "builtins.property",
-    "functools.lru_cache", "functools.cache", "functools.cached_property", "functools.total_ordering",
-    "abc.abstractmethod", "abc.abstractclassmethod", "abc.abstractstaticmethod", "abc.abstractproperty",
-    "typing.final", "typing.override", "typing.no_type_check", "typing_extensions.final",
-    "typing_extensions.override", "dataclasses.dataclass", "atexit.register", "enum.unique",
-})  # fmt: skip
+TRANSPARENT_DECORATORS = frozenset(
+    {
+        "builtins.staticmethod",
+        "builtins.classmethod",
+        "builtins.property",
+        "functools.lru_cache",
+        "functools.cache",
+        "functools.cached_property",
+        "functools.total_ordering",
+        "abc.abstractmethod",
+        "abc.abstractclassmethod",
+        "abc.abstractstaticmethod",
+        "abc.abstractproperty",
+        "typing.final",
+        "typing.override",
+        "typing.no_type_check",
+        "typing_extensions.final",
+        "typing_extensions.override",
+        "dataclasses.dataclass",
+        "atexit.register",
+        "enum.unique",
+    }
+)
 #: Decorator factories whose result is transparent (``@functools.wraps(f)``, ``@lru_cache(maxsize=8)``).
 TRANSPARENT_FACTORIES = frozenset({"functools.wraps", "functools.lru_cache", "dataclasses.dataclass"})
 #: Calling these builtin classes gives an instance of them.
-BUILTIN_TYPES = frozenset({
-    "str", "bytes", "bytearray", "int", "float", "complex", "bool", "list", "dict", "set", "frozenset",
-    "tuple", "object", "range", "memoryview", "slice",
-})  # fmt: skip
+BUILTIN_TYPES = frozenset(
+    {
+        "str",
+        "bytes",
+        "bytearray",
+        "int",
+        "float",
+        "complex",
+        "bool",
+        "list",
+        "dict",
+        "set",
+        "frozenset",
+        "tuple",
+        "object",
+        "range",
+        "memoryview",
+        "slice",
+    }
+)
 MAX_DEPTH = 40
 
 ParamFlow = Callable[[ScopeKey, int], Vals | None]
@@ -33,7 +66,7 @@ class Evaluator:
 
     def __init__(self, program: Program) -> None:
         self.program = program
-        self.memo: dict[tuple[ScopeKey, Ref], Vals] = {}
+        self.memo: dict[tuple[Any, Ref], Vals] = {}  # (scope, ref), or (value, member) for attribute lookups
         self.active: set[tuple[ScopeKey, Ref]] = set()
         self.returns_memo: dict[str, Vals] = {}
         self.param_flow: ParamFlow | None = None
@@ -236,13 +269,19 @@ class Evaluator:
             if all(v[0] == "X" and v[1] in TRANSPARENT_FACTORIES for v in factory.values) and factory.values:
                 return True
             result = self.evaluate(decorator, key)
-            return bool(result.values) and result.complete and all(
-                v[0] == "F" and self.returns_first_argument(v[1]) for v in result.values)  # fmt: skip
+            return (
+                bool(result.values)
+                and result.complete
+                and all(v[0] == "F" and self.returns_first_argument(v[1]) for v in result.values)
+            )
         vals = self.evaluate(decorator, key)
         if not vals.values or not vals.complete:
             return False
-        return all((v[0] == "X" and v[1] in TRANSPARENT_DECORATORS)
-                   or (v[0] == "F" and self.returns_first_argument(v[1])) for v in vals.values)  # fmt: skip
+        return all(
+            (v[0] == "X" and v[1] in TRANSPARENT_DECORATORS)
+            or (v[0] == "F" and self.returns_first_argument(v[1]))
+            for v in vals.values
+        )
 
     def returns_first_argument(self, qualname: str) -> bool:
         """A repository decorator that returns its argument, or a ``functools.wraps`` wrapper of it."""
@@ -256,7 +295,9 @@ class Evaluator:
             scope = self.program.scope(key)
             if scope.params and scope.returns and not scope.is_generator:
                 first = scope.params[0].name
-                answer = all(r == ("n", first) or self._is_wraps_wrapper(r, key, first) for r in scope.returns)
+                answer = all(
+                    r == ("n", first) or self._is_wraps_wrapper(r, key, first) for r in scope.returns
+                )
         self.transparency[qualname] = answer
         return answer
 
@@ -266,15 +307,17 @@ class Evaluator:
         outer = self.program.parent(key) if key else None
         if key is None or outer is None or not self.program.scope(key).decorators:
             return []
-        found = []
+        found: list[str] = []
         for decorator in self.program.scope(key).decorators:
             for value in self.evaluate(decorator, outer).values:
                 if value[0] == "F" and self.returns_first_argument(value[1]):
                     inner = self.program.def_scope.get(value[1])
-                    scope = self.program.scope(inner) if inner else None
-                    for ref in scope.returns if scope else ():
-                        found.extend(v[1] for v in self.evaluate(ref, inner).values
-                                     if v[0] == "F" and v[1] != qualname and inner is not None)  # fmt: skip
+                    if inner is None:
+                        continue
+                    for ref in self.program.scope(inner).returns:
+                        found.extend(
+                            v[1] for v in self.evaluate(ref, inner).values if v[0] == "F" and v[1] != qualname
+                        )
         return sorted(set(found))
 
     def _is_wraps_wrapper(self, ref: Ref, key: ScopeKey, wrapped: str) -> bool:
@@ -287,8 +330,12 @@ class Evaluator:
             if inner is None:
                 return False
             decorators = self.program.scope(inner).decorators
-            if not any(d[0] == "c" and d[2][:1] == (("n", wrapped),) and self._is_external(d[1], key, "functools.wraps")
-                       for d in decorators):  # fmt: skip
+            if not any(
+                d[0] == "c"
+                and d[2][:1] == (("n", wrapped),)
+                and self._is_external(d[1], key, "functools.wraps")
+                for d in decorators
+            ):
                 return False
         return True
 
@@ -418,8 +465,10 @@ class Evaluator:
             return single(("X", f"builtins.object.{attr}"))
         return UNKNOWN_VALS
 
-    def _accessed(self, klass: str, bindings: list[tuple[Binding, ScopeKey]], *, through_instance: bool) -> Vals:
-        parts = []
+    def _accessed(
+        self, klass: str, bindings: list[tuple[Binding, ScopeKey]], *, through_instance: bool
+    ) -> Vals:
+        parts: list[Vals] = []
         for binding, where in bindings:
             vals = self.binding(binding, where)
             parts.append(self._bind_access(vals, through_instance))
@@ -456,7 +505,7 @@ class Evaluator:
         return cached
 
     def _class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
-        parts = []
+        parts: list[Vals] = []
         for klass in [cls] if exact else self.program.dispatch_classes(cls, attr):
             for owner, bindings in self.program.class_member(klass, attr):
                 parts.append(self._accessed(owner, bindings, through_instance=False))
@@ -466,7 +515,7 @@ class Evaluator:
         return union(parts)
 
     def super_member(self, cls: str, attr: str) -> Vals:
-        parts = []
+        parts: list[Vals] = []
         for klass in self.program.dispatch_classes(cls, attr):
             mro = self.program.mro(klass)
             rest = mro[mro.index(cls) + 1 :] if cls in mro else ()
@@ -506,8 +555,13 @@ class Evaluator:
         if tag == "C":
             return single(("I", value[1], value[2]))
         if tag == "I":
-            return union([self.returns(v[1]) for v in self.instance_member(value[1], "__call__", exact=value[2]).values
-                          if v[0] == "F"])  # fmt: skip
+            return union(
+                [
+                    self.returns(v[1])
+                    for v in self.instance_member(value[1], "__call__", exact=value[2]).values
+                    if v[0] == "F"
+                ]
+            )
         if tag == "X":
             return self._external_result(value[1], args, key)
         return UNKNOWN_VALS
@@ -535,7 +589,7 @@ class Evaluator:
     def computed_members(self, objects: Vals, name: Ref) -> Vals:
         """``getattr(obj, computed)``: any attribute of a known object whose name fits the known prefix."""
         prefix = name[1] if name[0] == "sp" else ""
-        parts = []
+        parts: list[Vals] = []
         for value in objects.values:
             if value[0] == "M":
                 names = [n for n in self.program.scope((value[1], 0)).bindings if n.startswith(prefix)]
@@ -594,7 +648,7 @@ class Evaluator:
     def entered(self, managers: Vals, *, asynchronous: bool = False) -> Vals:
         """The ``as`` target of ``with``: what ``__enter__`` (``__aenter__``) returns."""
         method = "__aenter__" if asynchronous else "__enter__"
-        parts = []
+        parts: list[Vals] = []
         for value in managers.values:
             if value[0] == "I":
                 enter = self.instance_member(value[1], method, exact=value[2])

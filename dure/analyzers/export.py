@@ -38,7 +38,13 @@ def graph_document(index: RepoIndex) -> dict[str, Any]:
     ]
     edges = sorted(
         (
-            {"caller": e.caller, "callee": e.callee, "certainty": e.certainty.value, "file": e.file, "line": e.line}
+            {
+                "caller": e.caller,
+                "callee": e.callee,
+                "certainty": e.certainty.value,
+                "file": e.file,
+                "line": e.line,
+            }
             for e in index.edges()
         ),
         key=lambda e: (e["file"], e["line"], e["caller"], e["callee"], e["certainty"]),

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from dure.analyzers import queries
 from dure.analyzers.model import (
     CallEdge,
     CallSite,
@@ -42,8 +43,9 @@ class Statistics:
 class RepoIndex:
     """Everything the analyzers know about one repository snapshot. Built by :func:`build_index`."""
 
-    def __init__(self, root: Path, facts: Resolved, diagnostics: tuple[Diagnostic, ...],
-                 statistics: Statistics) -> None:  # fmt: skip
+    def __init__(
+        self, root: Path, facts: Resolved, diagnostics: tuple[Diagnostic, ...], statistics: Statistics
+    ) -> None:
         self.root = root
         self._definitions: dict[str, Definition] | None = facts.definitions
         self._call_sites: tuple[CallSite, ...] | None = facts.call_sites
@@ -60,8 +62,9 @@ class RepoIndex:
         self._derived: dict[str, Any] = {}
 
     @classmethod
-    def from_facts(cls, root: Path, facts: Resolved, diagnostics: tuple[Diagnostic, ...],
-                   statistics: Statistics) -> RepoIndex:  # fmt: skip
+    def from_facts(
+        cls, root: Path, facts: Resolved, diagnostics: tuple[Diagnostic, ...], statistics: Statistics
+    ) -> RepoIndex:
         return cls(root, facts, diagnostics, statistics)
 
     @property
@@ -141,11 +144,11 @@ class RepoIndex:
         result: dict[str, list[tuple[CallSite, Certainty]]] = self._memo("by_callee", build)
         return result
 
-    def graph(self, *, possible: bool = False) -> nx.DiGraph:
+    def graph(self, *, possible: bool = False) -> nx.DiGraph[str]:
         """The call graph between repository definitions: certain edges, plus possible ones if asked."""
 
-        def build() -> nx.DiGraph:
-            graph = nx.DiGraph()
+        def build() -> nx.DiGraph[str]:
+            graph: nx.DiGraph[str] = nx.DiGraph()
             graph.add_nodes_from(self.definitions)
             allowed = {Certainty.CERTAIN, Certainty.POSSIBLE} if possible else {Certainty.CERTAIN}
             for site in self.call_sites:
@@ -154,7 +157,7 @@ class RepoIndex:
                         graph.add_edge(site.caller, target.callee)
             return graph
 
-        result: nx.DiGraph = self._memo(f"graph-{possible}", build)
+        result: nx.DiGraph[str] = self._memo(f"graph-{possible}", build)
         return result
 
     def subclass_map(self) -> dict[str, list[str]]:
@@ -171,33 +174,21 @@ class RepoIndex:
     # -- queries ------------------------------------------------------------------------------------------
 
     def callers(self, qualname: str) -> QueryResult:
-        from dure.analyzers import queries
-
         return queries.callers(self, qualname)
 
     def callees(self, qualname: str) -> QueryResult:
-        from dure.analyzers import queries
-
         return queries.callees(self, qualname)
 
     def subclasses(self, qualname: str) -> QueryResult:
-        from dure.analyzers import queries
-
         return queries.subclasses(self, qualname)
 
     def external_deps(self, qualname: str) -> QueryResult:
-        from dure.analyzers import queries
-
         return queries.external_deps(self, qualname)
 
     def shortest_paths(self, source: str, target: str) -> QueryResult:
-        from dure.analyzers import queries
-
         return queries.shortest_paths(self, source, target)
 
     def definition(self, name: str) -> QueryResult:
-        from dure.analyzers import queries
-
         return queries.definition(self, name)
 
 
@@ -208,19 +199,64 @@ def _site_row(site: CallSite) -> tuple[Any, ...]:
 
 def _site_from_row(row: tuple[Any, ...]) -> CallSite:
     caller, file, line, column, expression, targets, implicit = row
-    return CallSite(caller, file, line, column, expression,
-                    tuple(CallTarget(callee, Certainty(c)) for callee, c in targets), implicit)  # fmt: skip
+    return CallSite(
+        caller,
+        file,
+        line,
+        column,
+        expression,
+        tuple(CallTarget(callee, Certainty(c)) for callee, c in targets),
+        implicit,
+    )
 
 
 def _definition_row(d: Definition) -> tuple[Any, ...]:
     parameters = tuple((p.name, p.kind.value, p.annotation, p.has_default) for p in d.parameters)
-    return (d.qualname, d.kind.value, d.module, d.file, d.line, d.end_line, d.parent, d.decorators, parameters,
-            d.returns, d.docstring, d.is_async, d.is_test)  # fmt: skip
+    return (
+        d.qualname,
+        d.kind.value,
+        d.module,
+        d.file,
+        d.line,
+        d.end_line,
+        d.parent,
+        d.decorators,
+        parameters,
+        d.returns,
+        d.docstring,
+        d.is_async,
+        d.is_test,
+    )
 
 
 def _definition_from_row(row: tuple[Any, ...]) -> Definition:
-    (qualname, kind, module, file, line, end_line, parent, decorators, parameters, returns, docstring,
-     is_async, is_test) = row  # fmt: skip
-    return Definition(qualname, DefinitionKind(kind), module, file, line, end_line, parent, decorators,
-                      tuple(Parameter(n, ParameterKind(k), a, h) for n, k, a, h in parameters), returns,
-                      docstring, is_async, is_test)  # fmt: skip
+    (
+        qualname,
+        kind,
+        module,
+        file,
+        line,
+        end_line,
+        parent,
+        decorators,
+        parameters,
+        returns,
+        docstring,
+        is_async,
+        is_test,
+    ) = row
+    return Definition(
+        qualname,
+        DefinitionKind(kind),
+        module,
+        file,
+        line,
+        end_line,
+        parent,
+        decorators,
+        tuple(Parameter(n, ParameterKind(k), a, h) for n, k, a, h in parameters),
+        returns,
+        docstring,
+        is_async,
+        is_test,
+    )

@@ -39,7 +39,9 @@ class ImportCondition(StrEnum):
     """Under what condition an import statement runs."""
 
     ALWAYS = "always"
-    TRY_EXCEPT = "try_except"  # inside ``try:`` with an ``except ImportError``-like handler (or in the handler)
+    TRY_EXCEPT = (
+        "try_except"  # inside ``try:`` with an ``except ImportError``-like handler (or in the handler)
+    )
     TYPE_CHECKING = "type_checking"  # under ``if TYPE_CHECKING:``: never runs
     CONDITIONAL = "conditional"  # under another ``if`` or inside a function body
 
@@ -136,7 +138,9 @@ class ClassInfo:
 
 @dataclass(frozen=True, slots=True)
 class CallTarget:
-    callee: str  # qualified name, ``builtins.NAME``, an external dotted path, or the expression when unresolved
+    callee: (
+        str  # qualified name, ``builtins.NAME``, an external dotted path, or the expression when unresolved
+    )
     certainty: Certainty
 
 
@@ -148,7 +152,9 @@ class CallSite:
     file: str
     line: int
     column: int
-    expression: str  # the called expression as written (``self.run``), or ``for``/``with``/``+`` for protocols
+    expression: (
+        str  # the called expression as written (``self.run``), or ``for``/``with``/``+`` for protocols
+    )
     targets: tuple[CallTarget, ...]
     implicit: bool = False  # a protocol call (iteration, ``with``, operators, ``__call__``, property access)
 
@@ -166,10 +172,10 @@ class CallEdge:
 class Uncertainty:
     """A dynamic feature and what it could affect.
 
-    ``affects`` holds selectors: ``def:QUALNAME`` (that definition), ``member:QUALNAME`` (any attribute of that
-    class or module), ``prefix:QUALNAME:TEXT`` (attributes of it starting with TEXT), ``name:NAME`` (any
-    definition called NAME), ``attr:PREFIX`` (any attribute starting with PREFIX, on an unknown object) and
-    ``*`` (anything).
+    ``affects`` holds selectors: ``def:QUALNAME`` (that definition), ``member:QUALNAME`` (any attribute of
+    that class or module), ``subclasses:QUALNAME`` (attributes of its subclasses), ``prefix:QUALNAME:TEXT``
+    (attributes of it starting with TEXT), ``name:NAME`` (any definition called NAME), ``attr:PREFIX`` (any
+    attribute starting with PREFIX, on an unknown object), ``modules`` (any module) and ``*`` (anything).
     """
 
     kind: UncertaintyKind

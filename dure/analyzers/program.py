@@ -22,7 +22,10 @@ class Program:
         self.summaries = dict(summaries)
         self.modules = frozenset(self.summaries)
         self.packages = frozenset(
-            ".".join(parts[:i]) for m in self.modules for parts in [m.split(".")] for i in range(1, len(parts))
+            ".".join(parts[:i])
+            for m in self.modules
+            for parts in [m.split(".")]
+            for i in range(1, len(parts))
         ) | {m for m, s in self.summaries.items() if s.is_package}
         self.def_scope: dict[str, ScopeKey] = {}
         for module, summary in self.summaries.items():
@@ -97,7 +100,9 @@ class Program:
         index = bisect.bisect_right(lines, first)
         return index < len(lines) and lines[index] < last
 
-    def lookup(self, key: ScopeKey, name: str, *, runtime: bool = True) -> list[tuple[Binding, ScopeKey]] | None:
+    def lookup(
+        self, key: ScopeKey, name: str, *, runtime: bool = True
+    ) -> list[tuple[Binding, ScopeKey]] | None:
         """LEGB lookup of ``name`` from scope ``key``; None when the name is a builtin or unbound."""
         scope = self.scope(key)
         current: ScopeKey | None = key
@@ -115,8 +120,9 @@ class Program:
             current = self.parent(current)
         return None
 
-    def module_member_bindings(self, module: str, name: str, *, runtime: bool = True,
-                               _seen: frozenset[str] = frozenset()) -> list[tuple[Binding, ScopeKey]] | None:  # fmt: skip
+    def module_member_bindings(
+        self, module: str, name: str, *, runtime: bool = True, _seen: frozenset[str] = frozenset()
+    ) -> list[tuple[Binding, ScopeKey]] | None:
         """Bindings of a module-level name, following ``from m import *`` (cycle-safe)."""
         key = (module, 0)
         found = self.bindings(key, name, runtime=runtime)
@@ -179,11 +185,11 @@ class Program:
                 if scope.kind == "class":
                     for name in (*scope.bindings, *scope.instance_attrs):
                         table[name].add(scope.owner)
-        for (key, name) in self.extra_bindings:
+        for key, name in self.extra_bindings:
             scope = self.scope(key)
             if scope.kind == "class":
                 table[name].add(scope.owner)
-        for (cls, name) in self.extra_instance_attrs:
+        for cls, name in self.extra_instance_attrs:
             table[name].add(cls)
         return table
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from dure.analyzers.index import RepoIndex
-from dure.analyzers.model import Certainty, DefinitionKind, ImportCondition, Uncertainty
+from dure.analyzers.model import Certainty, DefinitionKind, Import, ImportCondition, Uncertainty
 from dure.errors import QueryError
+
+if TYPE_CHECKING:
+    from dure.analyzers.index import RepoIndex
 
 #: Uncertainty kinds inside a function that make its own callees uncertain.
 SCOPE_KINDS = frozenset({"getattr", "setattr", "eval", "dynamic_import", "namespace"})
@@ -56,8 +59,12 @@ def affects(index: RepoIndex, record: Uncertainty, qualname: str) -> bool:
                 return True
         if kind == "name" and rest == name:
             return True
-        if kind == "attr" and name.startswith(rest) and definition is not None and definition.kind in (
-            DefinitionKind.METHOD, DefinitionKind.FUNCTION):  # fmt: skip
+        if (
+            kind == "attr"
+            and name.startswith(rest)
+            and definition is not None
+            and definition.kind in (DefinitionKind.METHOD, DefinitionKind.FUNCTION)
+        ):
             return True
         if selector == "modules" and definition is not None and definition.kind is DefinitionKind.MODULE:
             return True
@@ -68,14 +75,14 @@ def _subclasses_of(index: RepoIndex, cls: str) -> frozenset[str]:
     return frozenset(nx.descendants(_class_graph(index), cls)) if cls in _class_graph(index) else frozenset()
 
 
-def _class_graph(index: RepoIndex) -> nx.DiGraph:
-    def build() -> nx.DiGraph:
-        graph = nx.DiGraph()
+def _class_graph(index: RepoIndex) -> nx.DiGraph[str]:
+    def build() -> nx.DiGraph[str]:
+        graph: nx.DiGraph[str] = nx.DiGraph()
         for base, children in index.subclass_map().items():
             graph.add_edges_from((base, child) for child in children)
         return graph
 
-    graph: nx.DiGraph = index._memo("class-graph", build)
+    graph: nx.DiGraph[str] = index._memo("class-graph", build)
     return graph
 
 
@@ -116,7 +123,9 @@ def callers(index: RepoIndex, qualname: str) -> QueryResult:
     reasons = caller_doubts(index, qualname)
     if possible:
         reasons.append(f"{len(possible)} caller(s) reach it only possibly")
-    return QueryResult("callers", qualname, frozenset(certain), frozenset(possible), not reasons, tuple(reasons))
+    return QueryResult(
+        "callers", qualname, frozenset(certain), frozenset(possible), not reasons, tuple(reasons)
+    )
 
 
 def callee_doubts(index: RepoIndex, qualname: str) -> list[str]:
@@ -144,16 +153,20 @@ def callees(index: RepoIndex, qualname: str) -> QueryResult:
             elif target.certainty is Certainty.POSSIBLE:
                 possible.add(target.callee)
     reasons = callee_doubts(index, qualname)
-    return QueryResult("callees", qualname, frozenset(certain), frozenset(possible - certain), not reasons,
-                       tuple(reasons))  # fmt: skip
+    return QueryResult(
+        "callees", qualname, frozenset(certain), frozenset(possible - certain), not reasons, tuple(reasons)
+    )
 
 
 def subclasses(index: RepoIndex, qualname: str) -> QueryResult:
     """Classes inheriting from ``qualname``, transitively, inside the repository."""
     _require(index, "subclasses", qualname)
     found = _subclasses_of(index, qualname)
-    reasons = [f"{info.qualname} has bases the index cannot name: {', '.join(info.unresolved_bases)}"
-               for info in index.classes.values() if info.unresolved_bases]  # fmt: skip
+    reasons = [
+        f"{info.qualname} has bases the index cannot name: {', '.join(info.unresolved_bases)}"
+        for info in index.classes.values()
+        if info.unresolved_bases
+    ]
     return QueryResult("subclasses", qualname, found, frozenset(), not reasons, tuple(reasons))
 
 
@@ -162,7 +175,9 @@ def external_deps(index: RepoIndex, qualname: str) -> QueryResult:
     _require(index, "external_deps", qualname)
     graph = index.graph(possible=True)
     reached = {qualname} | (nx.descendants(graph, qualname) if qualname in graph else set())
-    certain_reached = {qualname} | (nx.descendants(index.graph(), qualname) if qualname in index.graph() else set())
+    certain_reached = {qualname} | (
+        nx.descendants(index.graph(), qualname) if qualname in index.graph() else set()
+    )
     certain: set[str] = set()
     possible: set[str] = set()
     reasons: list[str] = []
@@ -177,8 +192,14 @@ def external_deps(index: RepoIndex, qualname: str) -> QueryResult:
                 (certain if sure else possible).add(module)
         if function in certain_reached:
             reasons.extend(callee_doubts(index, function))
-    return QueryResult("external_deps", qualname, frozenset(certain), frozenset(possible - certain),
-                       not reasons and not (possible - certain), tuple(reasons))  # fmt: skip
+    return QueryResult(
+        "external_deps",
+        qualname,
+        frozenset(certain),
+        frozenset(possible - certain),
+        not reasons and not (possible - certain),
+        tuple(reasons),
+    )
 
 
 def _external_module(index: RepoIndex, callee: str) -> str | None:
@@ -198,7 +219,9 @@ def shortest_paths(index: RepoIndex, source: str, target: str) -> QueryResult:
     except nx.NetworkXNoPath:
         paths = ()
     reasons = _path_doubts(index, source, target, paths)
-    return QueryResult("shortest_paths", f"{source} -> {target}", paths, frozenset(), not reasons, tuple(reasons))
+    return QueryResult(
+        "shortest_paths", f"{source} -> {target}", paths, frozenset(), not reasons, tuple(reasons)
+    )
 
 
 def _path_doubts(index: RepoIndex, source: str, target: str, paths: tuple[tuple[str, ...], ...]) -> list[str]:
@@ -212,9 +235,14 @@ def _path_doubts(index: RepoIndex, source: str, target: str, paths: tuple[tuple[
     forward = _distances(wider, source, reverse=False, limit=length)
     backward = _distances(wider, target, reverse=True, limit=length)
     by_caller = index.sites_by_caller()
-    unknown_from = min((d for node, d in forward.items()
-                        if any(t.certainty is Certainty.UNRESOLVED for s in by_caller.get(node, ()) for t in s.targets)),
-                       default=None)  # fmt: skip
+    unknown_from = min(
+        (
+            d
+            for node, d in forward.items()
+            if any(t.certainty is Certainty.UNRESOLVED for s in by_caller.get(node, ()) for t in s.targets)
+        ),
+        default=None,
+    )
     if unknown_from is None:
         return []
     for node, distance in backward.items():
@@ -223,7 +251,7 @@ def _path_doubts(index: RepoIndex, source: str, target: str, paths: tuple[tuple[
     return []
 
 
-def _distances(graph: nx.DiGraph, start: str, *, reverse: bool, limit: int) -> dict[str, int]:
+def _distances(graph: nx.DiGraph[str], start: str, *, reverse: bool, limit: int) -> dict[str, int]:
     distances = {start: 0}
     queue = deque([start])
     while queue:
@@ -269,9 +297,9 @@ def _longest_known_prefix(index: RepoIndex, name: str) -> tuple[str | None, list
     return None, parts
 
 
-def _export_table(index: RepoIndex) -> dict[tuple[str, str], object]:
-    def build() -> dict[tuple[str, str], object]:
+def _export_table(index: RepoIndex) -> dict[tuple[str, str], Import]:
+    def build() -> dict[tuple[str, str], Import]:
         return {(i.scope, i.name): i for i in index.imports if i.scope == i.module and not i.is_star}
 
-    table: dict[tuple[str, str], object] = index._memo("exports", build)
+    table: dict[tuple[str, str], Import] = index._memo("exports", build)
     return table

@@ -11,11 +11,20 @@ MAX_ITEMS = 64
 MAX_STRING = 200
 
 BINARY_DUNDER_NAMES: dict[type[ast.operator], str] = {
-    ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.MatMult: "__matmul__",
-    ast.Div: "__truediv__", ast.FloorDiv: "__floordiv__", ast.Mod: "__mod__", ast.Pow: "__pow__",
-    ast.LShift: "__lshift__", ast.RShift: "__rshift__", ast.BitOr: "__or__", ast.BitXor: "__xor__",
+    ast.Add: "__add__",
+    ast.Sub: "__sub__",
+    ast.Mult: "__mul__",
+    ast.MatMult: "__matmul__",
+    ast.Div: "__truediv__",
+    ast.FloorDiv: "__floordiv__",
+    ast.Mod: "__mod__",
+    ast.Pow: "__pow__",
+    ast.LShift: "__lshift__",
+    ast.RShift: "__rshift__",
+    ast.BitOr: "__or__",
+    ast.BitXor: "__xor__",
     ast.BitAnd: "__and__",
-}  # fmt: skip
+}
 _CONTAINER_TYPES: dict[type[ast.AST], str] = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set"}
 _COMPREHENSION_TYPES: dict[type[ast.AST], str] = {
     ast.ListComp: "list",

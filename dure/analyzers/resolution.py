@@ -64,10 +64,16 @@ def resolve(summaries: Mapping[str, ModuleSummary]) -> Resolved:
     uncertainties.extend(string_uncertainties(program, definitions))
     uncertainties.extend(_unknown_decorators(program, evaluator))
     return Resolved(
-        definitions, tuple(_resolve_imports(program, evaluator)), _class_infos(program, summaries),
-        tuple(call_sites), tuple(uncertainties), frozenset(escaped), frozenset(unresolved_attributes),
-        unresolved_calls, frozenset(_rebound(program)),
-    )  # fmt: skip
+        definitions,
+        tuple(_resolve_imports(program, evaluator)),
+        _class_infos(program, summaries),
+        tuple(call_sites),
+        tuple(uncertainties),
+        frozenset(escaped),
+        frozenset(unresolved_attributes),
+        unresolved_calls,
+        frozenset(_rebound(program)),
+    )
 
 
 def _rebound(program: Program) -> set[str]:
@@ -128,9 +134,16 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                     continue
                 program.extra_bindings[(target_key, store.attr)].append((binding, key))
                 if not (owner == value[1] or owner.startswith(value[1] + ".")):
-                    found.append(Uncertainty(UncertaintyKind.MONKEYPATCH, owner, summary.relpath, store.line,
-                                             f"assigns {value[1]}.{store.attr}",
-                                             (f"def:{value[1]}.{store.attr}",)))  # fmt: skip
+                    found.append(
+                        Uncertainty(
+                            UncertaintyKind.MONKEYPATCH,
+                            owner,
+                            summary.relpath,
+                            store.line,
+                            f"assigns {value[1]}.{store.attr}",
+                            (f"def:{value[1]}.{store.attr}",),
+                        )
+                    )
     evaluator.reset()
     return found
 
@@ -162,19 +175,29 @@ def _unknown_decorators(program: Program, evaluator: Evaluator) -> list[Uncertai
             if not scope.decorators or scope.parent is None:
                 continue
             outer = (module, scope.parent)
-            opaque = [text for ref, text in zip(scope.decorators, scope.decorator_texts, strict=True)
-                      if not evaluator.is_transparent(ref, outer)]  # fmt: skip
+            opaque = [
+                text
+                for ref, text in zip(scope.decorators, scope.decorator_texts, strict=True)
+                if not evaluator.is_transparent(ref, outer)
+            ]
             if opaque:
                 definition_line = next((d.line for d in summary.definitions if d.qualname == scope.owner), 0)
-                found.append(Uncertainty(UncertaintyKind.UNKNOWN_DECORATOR, scope.owner, summary.relpath,
-                                         definition_line, f"decorated with {', '.join(opaque)}",
-                                         (f"def:{scope.owner}",)))  # fmt: skip
+                found.append(
+                    Uncertainty(
+                        UncertaintyKind.UNKNOWN_DECORATOR,
+                        scope.owner,
+                        summary.relpath,
+                        definition_line,
+                        f"decorated with {', '.join(opaque)}",
+                        (f"def:{scope.owner}",),
+                    )
+                )
     return found
 
 
 def _resolve_imports(program: Program, evaluator: Evaluator) -> list[Import]:
     resolved: list[Import] = []
-    for module, summary in sorted(program.summaries.items()):
+    for _module, summary in sorted(program.summaries.items()):
         for record in summary.imports:
             if record.is_star:
                 target = record.target
@@ -196,8 +219,19 @@ def _resolve_imports(program: Program, evaluator: Evaluator) -> list[Import]:
 
 
 def _with(record: Import, resolved: str | None, external: str | None) -> Import:
-    return Import(record.module, record.scope, record.name, record.target, record.file, record.line,
-                  record.condition, record.is_star, record.level, resolved, external)  # fmt: skip
+    return Import(
+        record.module,
+        record.scope,
+        record.name,
+        record.target,
+        record.file,
+        record.line,
+        record.condition,
+        record.is_star,
+        record.level,
+        resolved,
+        external,
+    )
 
 
 def _class_infos(program: Program, summaries: Mapping[str, ModuleSummary]) -> dict[str, ClassInfo]:
@@ -208,8 +242,12 @@ def _class_infos(program: Program, summaries: Mapping[str, ModuleSummary]) -> di
                 continue
             metaclass = None
             infos[scope.owner] = ClassInfo(
-                scope.owner, scope.base_texts, program.class_bases.get(scope.owner, ()),
-                program.external_bases.get(scope.owner, ()), program.unresolved_bases.get(scope.owner, ()),
-                program.mro(scope.owner), metaclass,
-            )  # fmt: skip
+                scope.owner,
+                scope.base_texts,
+                program.class_bases.get(scope.owner, ()),
+                program.external_bases.get(scope.owner, ()),
+                program.unresolved_bases.get(scope.owner, ()),
+                program.mro(scope.owner),
+                metaclass,
+            )
     return infos

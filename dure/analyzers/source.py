@@ -64,7 +64,7 @@ class Discovery:
 
 
 def is_test_path(parts: tuple[str, ...]) -> bool:
-    """Test files: under a ``test``/``tests``/``testing`` directory, ``test_*.py``, ``*_test.py``, ``conftest.py``."""
+    """Test files: under ``test``/``tests``/``testing``, ``test_*.py``, ``*_test.py``, ``conftest.py``."""
     name = parts[-1]
     if name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py"):
         return True
@@ -116,13 +116,17 @@ def _walk(
         directory, parts = stack.pop()
         real = os.path.realpath(directory)
         if real in seen:
-            diagnostics.append(Diagnostic(_rel(directory, root), 0, "symlink loop: directory already visited"))
+            diagnostics.append(
+                Diagnostic(_rel(directory, root), 0, "symlink loop: directory already visited")
+            )
             continue
         seen.add(real)
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError as problem:
-            diagnostics.append(Diagnostic(_rel(directory, root), 0, f"cannot list directory: {problem.strerror}"))
+            diagnostics.append(
+                Diagnostic(_rel(directory, root), 0, f"cannot list directory: {problem.strerror}")
+            )
             continue
         for entry in reversed(entries):
             name = entry.name
@@ -165,7 +169,9 @@ def read_source(path: Path, relpath: str, data: bytes | None = None) -> ParsedSo
     except OSError as problem:
         return Diagnostic(relpath, 0, f"cannot read: {problem.strerror or problem}")
     if len(data) > MAX_SOURCE_BYTES:
-        return Diagnostic(relpath, 0, f"skipped: {len(data)} bytes is larger than {MAX_SOURCE_BYTES} (generated?)")
+        return Diagnostic(
+            relpath, 0, f"skipped: {len(data)} bytes is larger than {MAX_SOURCE_BYTES} (generated?)"
+        )
     nul = data.find(b"\0")
     if nul >= 0:
         return Diagnostic(relpath, data.count(b"\n", 0, nul) + 1, "source contains a NUL byte")

@@ -145,3 +145,13 @@ class ModuleSummary:
     strings: set[str] = field(default_factory=set)
     all_names: tuple[str, ...] | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """What parsing one file gave: its summary, or the diagnostic that explains why there is none."""
+
+    relpath: str
+    summary: ModuleSummary | None
+    diagnostic: Diagnostic | None
+    lines: int

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
+from click._termui_impl import ProgressBar
 
 from dure.analyzers import RepoIndex, build_index
 from dure.analyzers.export import write_graph
@@ -16,22 +18,32 @@ from dure.errors import DureError
 PROGRESS_MINIMUM = 200  # files: below this a run is too short for a progress bar
 
 
-def _index_with_progress(root: Path, label: str, use_cache: bool) -> RepoIndex:
-    bar: list[object] = []
+class _ProgressBar:
+    """A click progress bar on stderr, opened on the first report of a long enough run."""
 
-    def progress(done: int, total: int) -> None:
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: ProgressBar[int] | None = None
+
+    def __call__(self, done: int, total: int) -> None:
         if total < PROGRESS_MINIMUM:
             return
-        if not bar:
-            bar.append(click.progressbar(length=total, label=f"parsing {label}", file=click.get_text_stream("stderr")))
-            bar[0].__enter__()  # type: ignore[attr-defined]
-        bar[0].update(done - bar[0].pos)  # type: ignore[attr-defined]
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=f"parsing {self.label}", file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.bar.pos)
 
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _index_with_progress(root: Path, label: str, use_cache: bool) -> RepoIndex:
+    progress = _ProgressBar(label)
     try:
         return build_index(root, cache=None if use_cache else False, progress=progress)
     finally:
-        if bar:
-            bar[0].__exit__(None, None, None)  # type: ignore[attr-defined]
+        progress.close()
 
 
 def _summary(name: str, index: RepoIndex) -> str:
@@ -48,13 +60,27 @@ def _summary(name: str, index: RepoIndex) -> str:
 
 @click.command()
 @click.argument("path", required=False, type=click.Path(path_type=Path))
-@click.option("--corpus", "corpus_name", default=None, help="Index every repository of a manifest (default, main, FILE).")
-@click.option("--json", "json_out", type=click.Path(path_type=Path), default=None,
-              help="Write the graph as JSON: a file for PATH, a directory (one file per repository) for --corpus.")
+@click.option(
+    "--corpus",
+    "corpus_name",
+    default=None,
+    help="Index every repository of a manifest (default, main, FILE).",
+)
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write the graph as JSON: a file for PATH, a directory (one file per repository) for --corpus.",
+)
 @click.option("--no-cache", is_flag=True, help="Ignore and do not write the index cache.")
-@click.option("--diagnostics/--no-diagnostics", default=False, help="Print every skipped file as path:line: reason.")
+@click.option(
+    "--diagnostics/--no-diagnostics", default=False, help="Print every skipped file as path:line: reason."
+)
 @reports_errors
-def index(path: Path | None, corpus_name: str | None, json_out: Path | None, no_cache: bool, diagnostics: bool) -> int:
+def index(
+    path: Path | None, corpus_name: str | None, json_out: Path | None, no_cache: bool, diagnostics: bool
+) -> int:
     """Index PATH (a directory) or every repository of a corpus, and print a summary.
 
     Without PATH and --corpus, indexes the default corpus (fetching it on first use).
@@ -66,8 +92,9 @@ def index(path: Path | None, corpus_name: str | None, json_out: Path | None, no_
             raise DureError(f"{path}: not a directory")
         repositories = [Repository(path.resolve().name, None, path)]
     else:
-        repositories = resolve_repositories(None, corpus=corpus_name or "default",
-                                            progress=lambda m: click.echo(m, err=True))  # fmt: skip
+        repositories = resolve_repositories(
+            None, corpus=corpus_name or "default", progress=lambda m: click.echo(m, err=True)
+        )
     failed = 0
     for repository in repositories:
         label = f"{repository.name}-{repository.version}" if repository.version else repository.name
