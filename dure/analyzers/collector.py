@@ -66,6 +66,10 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
     )
 
 
+def _is_getattr(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+
+
 def _docstring(body: list[ast.stmt]) -> str | None:
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         value = body[0].value.value
@@ -384,7 +388,8 @@ class ModuleCollector:
 
     def assign(self, node: ast.Assign) -> None:
         self.expr(node.value)
-        self._use(node.value)
+        if not (_is_getattr(node.value) and all(isinstance(t, ast.Name) for t in node.targets)):
+            self._use(node.value)  # a getattr result bound to a local is followed through the local
         value = self.ref(node.value)
         for target in node.targets:
             self.target(target, value, node.value)
@@ -775,7 +780,7 @@ class ModuleCollector:
 
     def _use(self, node: ast.expr) -> None:
         """Note a name, attribute or lambda used as a value: what it denotes may be called elsewhere."""
-        if isinstance(node, ast.Name | ast.Attribute | ast.Lambda):
+        if isinstance(node, ast.Name | ast.Attribute | ast.Lambda) or _is_getattr(node):
             self.summary.uses.append(ValueUse(self.scope.id, self.ref(node), node.lineno))
         elif isinstance(node, ast.Starred):
             self._use(node.value)

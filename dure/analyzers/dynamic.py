@@ -36,7 +36,7 @@ def _affected(objects: Vals, name: Ref | None) -> tuple[str, ...]:
                 selectors.append(f"subclasses:{value[1]}")
         elif value[0] == "M":
             selectors.append(f"prefix:{value[1]}:{prefix}" if prefix else f"member:{value[1]}")
-    if not objects.complete or not selectors:
+    if not objects.complete:
         selectors.append(f"attr:{prefix}")
     return tuple(selectors)
 
@@ -50,7 +50,10 @@ def dynamic_uncertainties(site: ResolvedSite, caller: str, evaluator: Evaluator)
     file = evaluator.program.summaries[site.module].relpath
     if callees & GETATTR_LIKE or "builtins.setattr" in callees:
         name = args[1] if len(args) > 1 else None
-        if name is None or name[0] != "s":
+        reading = "builtins.hasattr" in callees or (
+            "builtins.getattr" in callees and not _result_may_be_called(evaluator.program, site)
+        )
+        if (name is None or name[0] != "s") and not reading:
             kind = UncertaintyKind.SETATTR if "builtins.setattr" in callees else UncertaintyKind.GETATTR
             objects = evaluator.evaluate(args[0], site.key) if args else Vals(frozenset(), False, False)
             yield Uncertainty(
@@ -62,8 +65,10 @@ def dynamic_uncertainties(site: ResolvedSite, caller: str, evaluator: Evaluator)
                 _affected(objects, name),
             )
     if callees & EVAL_LIKE:
+        # Code run by eval/exec sees the namespace it is given: its module's globals and what they import.
+        scoped = (f"member:{site.module}", f"imported:{site.module}")
         yield Uncertainty(
-            UncertaintyKind.EVAL, caller, file, record.line, f"{record.text}() runs code", ("*",)
+            UncertaintyKind.EVAL, caller, file, record.line, f"{record.text}() runs code", scoped
         )
     if callees & IMPORT_LIKE and (not args or args[0][0] != "s"):
         yield Uncertainty(
@@ -83,6 +88,28 @@ def dynamic_uncertainties(site: ResolvedSite, caller: str, evaluator: Evaluator)
             f"{record.text}() exposes a namespace",
             (f"member:{site.module}",),
         )
+
+
+def _result_may_be_called(program: Program, site: ResolvedSite) -> bool:
+    """Whether what ``getattr(obj, computed)`` returns is called, or leaves the scope (and may be).
+
+    A result only compared, tested or read from (``getattr(node, field) is None``) calls nothing.
+    """
+    record = site.record
+    summary = program.summaries[site.module]
+    result: Ref = ("c", record.func, tuple(a for a in record.args[:2]))
+    scope = summary.scopes[record.scope]
+    holders = {name for name, bindings in scope.bindings.items() if any(b.a == result for b in bindings)}
+    for call in summary.calls:
+        same_scope = call.scope == record.scope and call.kind == "call"
+        if same_scope and (call.func == result or (call.func[0] == "n" and call.func[1] in holders)):
+            return True
+    for use in summary.uses:
+        if use.scope == record.scope and (use.ref == result or (use.ref[0] == "n" and use.ref[1] in holders)):
+            return True
+    return any(ref == result for ref in scope.returns) or any(
+        r[0] == "n" and r[1] in holders for r in scope.returns
+    )
 
 
 def string_uncertainties(program: Program, definitions: dict[str, Definition]) -> Iterator[Uncertainty]:

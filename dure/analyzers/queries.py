@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from dure.analyzers.model import Certainty, DefinitionKind, Import, ImportCondition, Uncertainty
+from dure.analyzers.model import Certainty, Definition, DefinitionKind, Import, ImportCondition, Uncertainty
 from dure.errors import QueryError
 
 if TYPE_CHECKING:
@@ -59,16 +59,34 @@ def affects(index: RepoIndex, record: Uncertainty, qualname: str) -> bool:
                 return True
         if kind == "name" and rest == name:
             return True
-        if (
-            kind == "attr"
-            and name.startswith(rest)
-            and definition is not None
-            and definition.kind in (DefinitionKind.METHOD, DefinitionKind.FUNCTION)
-        ):
+        if kind == "attr" and name.startswith(rest) and _reachable_by_attribute(index, definition):
+            return True
+        if kind == "imported" and qualname in _imported_into(index, rest):
             return True
         if selector == "modules" and definition is not None and definition.kind is DefinitionKind.MODULE:
             return True
     return False
+
+
+def _reachable_by_attribute(index: RepoIndex, definition: Definition | None) -> bool:
+    """What ``getattr(unknown, name)`` can return: a method, or a function of a module used as a value."""
+    if definition is None:
+        return False
+    if definition.kind is DefinitionKind.METHOD:
+        return True
+    return definition.kind is DefinitionKind.FUNCTION and definition.parent in index.escaped
+
+
+def _imported_into(index: RepoIndex, module: str) -> frozenset[str]:
+    def build() -> dict[str, frozenset[str]]:
+        table: dict[str, set[str]] = {}
+        for record in index.imports:
+            if record.resolved:
+                table.setdefault(record.module, set()).add(record.resolved)
+        return {m: frozenset(names) for m, names in table.items()}
+
+    table: dict[str, frozenset[str]] = index._memo("imported-into", build)
+    return table.get(module, frozenset())
 
 
 def _subclasses_of(index: RepoIndex, cls: str) -> frozenset[str]:
