@@ -1,0 +1,170 @@
+"""The index cache: whole-index and per-file reuse, corrupt entries rebuilt, nothing written when off."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import TemporaryRepo
+
+from dure.analyzers import RepoIndex, build_index
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": "def f():\n    g()\n\n\ndef g():\n    pass\n",
+    "pkg/b.py": "from pkg.a import f\n\n\ndef h():\n    f()\n",
+    "pkg/c.py": "import os\n\n\ndef k():\n    return os.getcwd()\n",
+    "bad.py": "def (:\n",
+}
+
+
+def snapshot(index: RepoIndex) -> tuple[object, ...]:
+    """Everything an index says, in comparable form."""
+    return (
+        index.definitions,
+        sorted(index.edges(), key=repr),
+        index.imports,
+        index.classes,
+        index.uncertainties,
+        index.diagnostics,
+        (index.statistics.files, index.statistics.modules, index.statistics.lines),
+    )
+
+
+def files_under(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*") if p.is_file()) if directory.exists() else []
+
+
+def test_second_build_reuses_the_whole_index(temporary_repo: TemporaryRepo, tmp_path: Path) -> None:
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    first = build_index(root, cache=cache)
+    assert (first.statistics.reused, first.statistics.parsed) == (False, 5)
+    second = build_index(root, cache=cache)
+    assert (second.statistics.reused, second.statistics.parsed) == (True, 0)
+    assert snapshot(second) == snapshot(first)
+    assert second.callers("pkg.a.f").value == {"pkg.b.h"}
+
+
+def test_modified_file_is_the_only_one_parsed(temporary_repo: TemporaryRepo, tmp_path: Path) -> None:
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    build_index(root, cache=cache)
+    (root / "pkg" / "b.py").write_text("from pkg.a import g\n\n\ndef h():\n    g()\n", encoding="utf-8")
+    changed = build_index(root, cache=cache)
+    assert (changed.statistics.reused, changed.statistics.parsed) == (False, 1)
+    assert changed.callers("pkg.a.g").value == {"pkg.a.f", "pkg.b.h"}
+    assert changed.callers("pkg.a.f").value == frozenset()
+    assert snapshot(changed) == snapshot(build_index(root, cache=False))
+
+
+def test_added_and_removed_files(temporary_repo: TemporaryRepo, tmp_path: Path) -> None:
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    build_index(root, cache=cache)
+    (root / "pkg" / "c.py").unlink()
+    (root / "pkg" / "d.py").write_text("from pkg.b import h\n\n\ndef top():\n    h()\n", encoding="utf-8")
+    changed = build_index(root, cache=cache)
+    assert (changed.statistics.reused, changed.statistics.parsed) == (False, 1)
+    assert "pkg.c" not in changed.definitions
+    assert changed.callers("pkg.b.h").value == {"pkg.d.top"}
+
+
+def test_fixed_syntax_error_is_picked_up(temporary_repo: TemporaryRepo, tmp_path: Path) -> None:
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    assert [d.path for d in build_index(root, cache=cache).diagnostics] == ["bad.py"]
+    (root / "bad.py").write_text("def fixed():\n    pass\n", encoding="utf-8")
+    fixed = build_index(root, cache=cache)
+    assert fixed.diagnostics == ()
+    assert "bad.fixed" in fixed.definitions
+
+
+def test_same_content_at_another_path_reuses_summaries(temporary_repo: TemporaryRepo, tmp_path: Path) -> None:
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    first = build_index(root, cache=cache)
+    copy = shutil.copytree(root, tmp_path / "elsewhere" / root.name)
+    moved = build_index(copy, cache=cache)
+    assert (moved.statistics.reused, moved.statistics.parsed) == (False, 0)
+    assert snapshot(moved) == snapshot(first)
+
+
+def test_same_content_under_another_module_name_is_parsed_again(
+    temporary_repo: TemporaryRepo, tmp_path: Path
+) -> None:
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    build_index(root, cache=cache)
+    (root / "pkg" / "a.py").rename(root / "pkg" / "renamed.py")
+    moved = build_index(root, cache=cache)
+    assert moved.statistics.parsed == 1
+    assert {"pkg.renamed.f", "pkg.renamed.g"} <= moved.definitions.keys()
+    assert "pkg.a.f" not in moved.definitions
+
+
+def test_corrupt_cache_is_ignored_and_rebuilt(temporary_repo: TemporaryRepo, tmp_path: Path) -> None:
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    first = build_index(root, cache=cache)
+    pickles = list(cache.rglob("*.pkl"))
+    assert len(pickles) == 6  # five summaries and the whole index
+    for path in pickles:
+        path.write_bytes(b"\x80\x05garbage, not a pickle")
+    rebuilt = build_index(root, cache=cache)
+    assert (rebuilt.statistics.reused, rebuilt.statistics.parsed) == (False, 5)
+    assert snapshot(rebuilt) == snapshot(first)
+    again = build_index(root, cache=cache)
+    assert again.statistics.reused
+
+
+@pytest.mark.parametrize("content", [b"", b"\x80\x05N.", b"\x80\x05K\x01."], ids=["empty", "None", "an int"])
+def test_cache_entries_of_the_wrong_shape_are_ignored(
+    temporary_repo: TemporaryRepo, tmp_path: Path, content: bytes
+) -> None:
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    first = build_index(root, cache=cache)
+    for path in cache.rglob("*.pkl"):
+        path.write_bytes(content)
+    rebuilt = build_index(root, cache=cache)
+    assert rebuilt.statistics.parsed == 5
+    assert snapshot(rebuilt) == snapshot(first)
+
+
+def test_cache_false_writes_nothing(
+    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DURE_CACHE", str(tmp_path / "default-cache"))
+    root = temporary_repo(FILES)
+    before = files_under(root)
+    first = build_index(root, cache=False)
+    second = build_index(root, cache=False)
+    assert files_under(tmp_path / "default-cache") == []
+    assert files_under(root) == before
+    assert (second.statistics.reused, second.statistics.parsed) == (False, 5)
+    assert snapshot(second) == snapshot(first)
+
+
+@pytest.mark.parametrize("cache", [None, True], ids=["None", "True"])
+def test_default_cache_lives_under_dure_cache(
+    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache: bool | None
+) -> None:
+    monkeypatch.setenv("DURE_CACHE", str(tmp_path / "default-cache"))
+    root = temporary_repo(FILES)
+    build_index(root, cache=cache)
+    written = files_under(tmp_path / "default-cache")
+    assert written
+    assert all(p.relative_to(tmp_path / "default-cache").parts[0] == "index" for p in written)
+    assert build_index(root, cache=cache).statistics.reused
+
+
+def test_parallel_build_equals_serial(temporary_repo: TemporaryRepo) -> None:
+    files = {
+        f"pkg/m{i:03}.py": f"from pkg.m{(i + 1) % 130:03} import f{(i + 1) % 130}\n\n\n"
+        f"def f{i}():\n    return f{(i + 1) % 130}()\n"
+        for i in range(130)
+    }
+    root = temporary_repo({"pkg/__init__.py": "", **files})
+    seen: list[tuple[int, int]] = []
+    parallel = build_index(
+        root, cache=False, workers=2, progress=lambda done, total: seen.append((done, total))
+    )
+    serial = build_index(root, cache=False, workers=1)
+    assert snapshot(parallel) == snapshot(serial)
+    assert parallel.callers("pkg.m000.f0").value == {"pkg.m129.f129"}
+    assert seen[-1] == (131, 131)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
