@@ -1,0 +1,203 @@
+"""``dure index``: the summary line, the JSON export, errors and exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import TemporaryRepo
+
+from dure.analyzers import build_index
+from dure.analyzers.export import FORMAT_VERSION
+from dure.cli import ExitCode, main
+
+FILES = {
+    "pkg/__init__.py": "from pkg.core import run\n",
+    "pkg/core.py": textwrap.dedent("""\
+        import os
+
+
+        def run(x):
+            helper()
+            os.getcwd()
+            x.go()
+            (helper if x else other)()
+
+
+        def helper():
+            pass
+
+
+        def other():
+            pass
+
+
+        class Thing:
+            def method(self):
+                return run(self)
+        """),
+    "bad.py": "x = 1\ndef broken(:\n",
+    "old.py": 'print "python 2"\n',
+}
+
+SUMMARY = re.compile(
+    r"^(?P<name>\S+): (?P<files>\d+) files, (?P<lines>\d+) lines, (?P<definitions>\d+) definitions, "
+    r"(?P<sites>\d+) call sites; edges (?P<certain>\d+) certain, (?P<possible>\d+) possible, "
+    r"(?P<unresolved>\d+) unresolved; (?P<diagnostics>\d+) diagnostics; \d+\.\d\d s(?P<cached> \(cached\))?$"
+)
+NODE_KEYS = ["name", "kind", "file", "line", "end_line"]
+EDGE_KEYS = ["caller", "callee", "certainty", "file", "line"]
+
+
+@pytest.fixture
+def repo(temporary_repo: TemporaryRepo) -> Path:
+    return temporary_repo(FILES)
+
+
+def test_summary_line(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", str(repo), "--no-cache"]) == ExitCode.OK
+    out, err = capsys.readouterr()
+    match = SUMMARY.match(out.rstrip("\n"))
+    assert match is not None, out
+    expected = build_index(repo, cache=False)
+    counts = {c.value: n for c, n in expected.certainty_counts().items()}
+    assert match.group("name") == repo.name
+    assert {key: int(value) for key, value in match.groupdict().items() if value and value.isdigit()} == {
+        "files": 4,
+        "lines": expected.statistics.lines,
+        "definitions": len(expected.definitions),
+        "sites": len(expected.call_sites),
+        "certain": counts["certain"],
+        "possible": counts["possible"],
+        "unresolved": counts["unresolved"],
+        "diagnostics": 2,
+    }
+    assert (counts["certain"], counts["possible"], counts["unresolved"]) == (3, 2, 1)
+    assert match.group("cached") is None
+    assert err == ""
+
+
+def test_summary_says_cached_on_the_second_run(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", str(repo)]) == ExitCode.OK
+    assert main(["index", str(repo)]) == ExitCode.OK
+    first, second = capsys.readouterr().out.splitlines()
+    assert not first.endswith("(cached)")
+    assert second.endswith("(cached)")
+
+
+def test_no_cache_never_says_cached(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", str(repo), "--no-cache"]) == ExitCode.OK
+    assert main(["index", str(repo), "--no-cache"]) == ExitCode.OK
+    assert not any(line.endswith("(cached)") for line in capsys.readouterr().out.splitlines())
+
+
+def test_diagnostics_flag_prints_path_line_reason(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", str(repo), "--no-cache", "--diagnostics"]) == ExitCode.OK
+    err = capsys.readouterr().err
+    assert sorted(line.strip() for line in err.splitlines()) == [
+        "bad.py:2: syntax error: invalid syntax",
+        "old.py:1: syntax error: Missing parentheses in call to 'print'. Did you mean print(...)?",
+    ]
+
+
+def test_without_diagnostics_flag_nothing_on_stderr(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", str(repo), "--no-cache"]) == ExitCode.OK
+    assert capsys.readouterr().err == ""
+
+
+def test_json_export_format(repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "deep" / "graph.json"
+    assert main(["index", str(repo), "--no-cache", "--json", str(out)]) == ExitCode.OK
+    capsys.readouterr()
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert list(document) == ["format", "version", "root", "files", "lines", "nodes", "edges", "diagnostics"]
+    assert (document["format"], document["version"], FORMAT_VERSION) == ("dure-index", 1, 1)
+    assert document["root"] == str(repo.resolve())
+    assert document["files"] == 4
+    index = build_index(repo, cache=False)
+    assert document["lines"] == index.statistics.lines
+
+    nodes = document["nodes"]
+    assert all(list(node) == NODE_KEYS for node in nodes)
+    assert {node["name"] for node in nodes} == set(index.definitions)
+    assert nodes == sorted(nodes, key=lambda n: (n["file"], n["line"], n["name"]))
+    assert {node["kind"] for node in nodes} == {"module", "class", "function", "method"}
+    assert all(1 <= node["line"] <= node["end_line"] for node in nodes)
+    run = next(node for node in nodes if node["name"] == "pkg.core.run")
+    assert run == {
+        "name": "pkg.core.run",
+        "kind": "function",
+        "file": "pkg/core.py",
+        "line": 4,
+        "end_line": 8,
+    }
+
+    edges = document["edges"]
+    assert all(list(edge) == EDGE_KEYS for edge in edges)
+    assert edges == sorted(
+        edges, key=lambda e: (e["file"], e["line"], e["caller"], e["callee"], e["certainty"])
+    )
+    assert {edge["certainty"] for edge in edges} == {"certain", "possible", "unresolved"}
+    names = {node["name"] for node in nodes}
+    assert all(edge["caller"] in names for edge in edges)
+    by_line = {(e["caller"], e["callee"], e["certainty"], e["line"]) for e in edges}
+    assert {
+        ("pkg.core.run", "pkg.core.helper", "certain", 5),
+        ("pkg.core.run", "os.getcwd", "certain", 6),
+        ("pkg.core.run", "x.go", "unresolved", 7),
+        ("pkg.core.run", "pkg.core.helper", "possible", 8),
+        ("pkg.core.run", "pkg.core.other", "possible", 8),
+        ("pkg.core.Thing.method", "pkg.core.run", "certain", 21),
+    } <= by_line
+
+    assert document["diagnostics"] == [str(d) for d in index.diagnostics]
+    assert sorted(document["diagnostics"])[0] == "bad.py:2: syntax error: invalid syntax"
+    assert [p.name for p in out.parent.iterdir()] == ["graph.json"]  # no temporary file left behind
+
+
+def test_json_is_byte_identical_across_runs(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second, cached = tmp_path / "1.json", tmp_path / "2.json", tmp_path / "3.json"
+    assert main(["index", str(repo), "--no-cache", "--json", str(first)]) == ExitCode.OK
+    assert main(["index", str(repo), "--no-cache", "--json", str(second)]) == ExitCode.OK
+    assert main(["index", str(repo), "--json", str(tmp_path / "warm.json")]) == ExitCode.OK
+    assert main(["index", str(repo), "--json", str(cached)]) == ExitCode.OK
+    assert capsys.readouterr().out.splitlines()[-1].endswith("(cached)")
+    assert first.read_bytes() == second.read_bytes() == cached.read_bytes()
+    assert first.read_bytes().endswith(b"}\n")
+
+
+def test_a_file_is_not_a_directory(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", str(repo / "bad.py")]) == ExitCode.ERROR == 3
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"dure: error: {repo / 'bad.py'}: not a directory\n"
+
+
+def test_a_missing_path_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", str(tmp_path / "missing")]) == ExitCode.ERROR
+    assert capsys.readouterr().err.startswith("dure: error: ")
+
+
+def test_path_and_corpus_together_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", str(repo), "--corpus", "default"]) == ExitCode.USAGE == 2
+    err = capsys.readouterr().err
+    assert "give PATH or --corpus, not both" in err
+
+
+def test_unknown_option_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", str(repo), "--no-such-option"]) == ExitCode.USAGE
+    assert "--no-such-option" in capsys.readouterr().err
+
+
+def test_json_next_to_nothing_writes_nothing_on_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out.json"
+    assert main(["index", str(tmp_path / "missing"), "--json", str(out)]) == ExitCode.ERROR
+    capsys.readouterr()
+    assert not out.exists()
