@@ -153,7 +153,7 @@ class CallResolver:
         unique = exception.is_exact()
         targets: list[ResolvedTarget] = []
         for value in exception.values:
-            if value[0] in ("C", "X"):
+            if value[0] == "C":  # a builtin exception class runs no code of the repository
                 targets.extend(self._targets_of(value, unique))
         return targets
 
@@ -184,8 +184,6 @@ class CallResolver:
             targets.extend(self._targets_of(value, unique))
             if value[0] == "X":
                 targets.extend(self._through_external(value[1], site))
-            elif value[0] == "F":
-                targets.extend(self._wrappers(value[1], unique))
         if not func.complete or (func.values and not targets) or not func.values:
             targets.append(ResolvedTarget(record.text, Certainty.UNRESOLVED))
         return _deduplicate(targets)
@@ -205,11 +203,6 @@ class CallResolver:
                     if value[0] in ("F", "C"):
                         targets.extend(t for t in self._targets_of(value, False))
         return targets
-
-    def _wrappers(self, qualname: str, unique: bool) -> list[ResolvedTarget]:
-        """Calling a function under a ``functools.wraps`` decorator of the repository runs its wrapper."""
-        certainty = Certainty.CERTAIN if unique else Certainty.POSSIBLE
-        return [ResolvedTarget(w, certainty) for w in self.evaluator.wrappers(qualname)]
 
     def _targets_of(self, value: Value, unique: bool) -> list[ResolvedTarget]:
         certainty = Certainty.CERTAIN if unique else Certainty.POSSIBLE

@@ -343,7 +343,7 @@ class ModuleCollector:
         decorators: tuple[Ref, ...],
     ) -> None:
         """Record ``@dec`` as a call of ``dec`` with the definition (innermost decorator first)."""
-        argument: Ref = ("d", qualname)
+        argument: Ref = ("d", qualname)  # the undecorated object
         for decorator, ref in zip(reversed(node.decorator_list), reversed(decorators), strict=True):
             self._call(decorator, "deco", ref, text_of(decorator), args=(argument,))
             argument = ("c", ref, (argument,))

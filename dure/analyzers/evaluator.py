@@ -104,7 +104,7 @@ class Evaluator:
         if tag == "c":
             return self.call_result(self.evaluate(ref[1], key), ref[2], key)
         if tag == "d":
-            return self.definition(ref[1])
+            return self.undecorated(ref[1])
         if tag == "k":
             return single(("XI", f"builtins.{ref[1]}"))
         if tag in ("s", "sp"):
@@ -247,19 +247,38 @@ class Evaluator:
 
     # -- definitions and decorators ---------------------------------------------------------------------
 
-    def definition(self, qualname: str) -> Vals:
-        """The object a ``def``/``class`` statement binds, after its decorators."""
+    def undecorated(self, qualname: str) -> Vals:
+        """The object a ``def``/``class``/``lambda`` creates, before any decorator."""
         key = self.program.def_scope.get(qualname)
         if key is None:
             return UNKNOWN_VALS
-        scope = self.program.scope(key)
-        value: Value = ("C", qualname, True) if scope.kind == "class" else ("F", qualname, False)
-        outer = self.program.parent(key)
-        if not scope.decorators or outer is None:
-            return single(value)
-        if all(self.is_transparent(d, outer) for d in scope.decorators):
-            return single(value)
-        return single(value, exact=False)
+        kind = self.program.scope(key).kind
+        return single(("C", qualname, True) if kind == "class" else ("F", qualname, False))
+
+    def definition(self, qualname: str) -> Vals:
+        """The object a ``def``/``class`` statement binds: what its decorators return, innermost first."""
+        current = self.undecorated(qualname)
+        key = self.program.def_scope.get(qualname)
+        outer = self.program.parent(key) if key is not None else None
+        if key is None or outer is None:
+            return current
+        for decorator in reversed(self.program.scope(key).decorators):
+            current = self._decorate(decorator, current, outer)
+        return current
+
+    def _decorate(self, decorator: Ref, current: Vals, key: ScopeKey) -> Vals:
+        """``@decorator`` over a definition valued ``current``.
+
+        A transparent decorator keeps the value; a repository decorator gives what it returns (a
+        ``functools.wraps`` wrapper, an instance of a decorator class); an unknown one keeps the function only
+        as a possible target.
+        """
+        if self.is_transparent(decorator, key):
+            return current
+        applied = self.call_result(self.evaluate(decorator, key), (), key)
+        if applied.values and all(v[0] in ("F", "I", "C") for v in applied.values):
+            return applied if applied.complete else union([inexact(current), applied])
+        return inexact(current)
 
     def is_transparent(self, decorator: Ref, key: ScopeKey) -> bool:
         if decorator[0] == "a" and decorator[2] in ("setter", "getter", "deleter"):
@@ -284,7 +303,7 @@ class Evaluator:
         )
 
     def returns_first_argument(self, qualname: str) -> bool:
-        """A repository decorator that returns its argument, or a ``functools.wraps`` wrapper of it."""
+        """A repository decorator that returns its argument (a registration decorator)."""
         known = self.transparency.get(qualname)
         if known is not None:
             return known
@@ -294,54 +313,9 @@ class Evaluator:
         if key is not None:
             scope = self.program.scope(key)
             if scope.params and scope.returns and not scope.is_generator:
-                first = scope.params[0].name
-                answer = all(
-                    r == ("n", first) or self._is_wraps_wrapper(r, key, first) for r in scope.returns
-                )
+                answer = all(r == ("n", scope.params[0].name) for r in scope.returns)
         self.transparency[qualname] = answer
         return answer
-
-    def wrappers(self, qualname: str) -> list[str]:
-        """Inner functions that repository decorators of ``qualname`` return (``functools.wraps`` style)."""
-        key = self.program.def_scope.get(qualname)
-        outer = self.program.parent(key) if key else None
-        if key is None or outer is None or not self.program.scope(key).decorators:
-            return []
-        found: list[str] = []
-        for decorator in self.program.scope(key).decorators:
-            for value in self.evaluate(decorator, outer).values:
-                if value[0] == "F" and self.returns_first_argument(value[1]):
-                    inner = self.program.def_scope.get(value[1])
-                    if inner is None:
-                        continue
-                    for ref in self.program.scope(inner).returns:
-                        found.extend(
-                            v[1] for v in self.evaluate(ref, inner).values if v[0] == "F" and v[1] != qualname
-                        )
-        return sorted(set(found))
-
-    def _is_wraps_wrapper(self, ref: Ref, key: ScopeKey, wrapped: str) -> bool:
-        if ref[0] != "n":
-            return False
-        for binding, _ in self.program.bindings(key, ref[1]):
-            if binding.kind != "def":
-                return False
-            inner = self.program.def_scope.get(binding.a)
-            if inner is None:
-                return False
-            decorators = self.program.scope(inner).decorators
-            if not any(
-                d[0] == "c"
-                and d[2][:1] == (("n", wrapped),)
-                and self._is_external(d[1], key, "functools.wraps")
-                for d in decorators
-            ):
-                return False
-        return True
-
-    def _is_external(self, ref: Ref, key: ScopeKey, path: str) -> bool:
-        vals = self.evaluate(ref, key)
-        return vals.values == frozenset({("X", path)})
 
     # -- parameters ---------------------------------------------------------------------------------------
 
