@@ -64,23 +64,25 @@ def test_module_level_call_is_attributed_to_the_module(indexed: Indexed) -> None
     assert_callers(index, "m.setup", {"m"}, certain=True)
 
 
-UNCERTAIN_CALLERS: dict[str, tuple[str, str]] = {
-    "passed as a value": ("\n\nHANDLERS = [_helper]\n", "used as a value"),
-    "returned": ("\n\ndef factory():\n    return _helper\n", "used as a value"),
+# name -> (code added to m.py, code of another module n.py, words of the reason)
+UNCERTAIN_CALLERS: dict[str, tuple[str, str, str]] = {
+    "passed as a value": ("\n\nHANDLERS = [_helper]\n", "", "used as a value"),
+    "returned": ("\n\ndef factory():\n    return _helper\n", "", "used as a value"),
     "getattr with a computed name": (
-        "\n\nimport sys\n\n\ndef dyn(name):\n    return getattr(sys.modules[__name__], name)()\n",
+        "",
+        "import m\n\n\ndef dyn(name):\n    return getattr(m, name)()\n",
         "getattr",
     ),
-    "named in a string": ("\n\nNAME = '_helper'\n", "string_name"),
-    "globals() lookup": ("\n\ndef dyn(name):\n    return globals()[name]()\n", "namespace"),
-    "eval": ("\n\ndef dyn(code):\n    return eval(code)\n", "eval"),
+    "named in a string": ("\n\nNAME = '_helper'\n", "", "string_name"),
+    "globals() lookup": ("\n\ndef dyn(name):\n    return globals()[name]()\n", "", "namespace"),
+    "eval": ("\n\ndef dyn(code):\n    return eval(code)\n", "", "eval"),
 }
 
 
 @pytest.mark.parametrize("case", UNCERTAIN_CALLERS, ids=list(UNCERTAIN_CALLERS))
 def test_callers_are_uncertain_when_unknown_code_may_call(indexed: Indexed, case: str) -> None:
-    extra, reason = UNCERTAIN_CALLERS[case]
-    index = indexed({"m.py": HELPER + extra})
+    extra, other, reason = UNCERTAIN_CALLERS[case]
+    index = indexed({"m.py": HELPER + extra, "n.py": other})
     assert_callers(index, "m._helper", {"m.a", "m.b"}, certain=False)
     assert any(reason in r for r in index.callers("m._helper").reasons), index.callers("m._helper").reasons
 
