@@ -222,10 +222,32 @@ class CallResolver:
         classes = [cls] if exact else [cls, *sorted(self.program.subclasses(cls))]
         per_class = [self._construction(klass) for klass in classes]
         certain = unique and all(targets == per_class[0] for targets in per_class)
+        certain = certain and not any(self._custom_construction(klass) for klass in classes)
         certainty = Certainty.CERTAIN if certain else Certainty.POSSIBLE
+        metaclass_calls = [
+            ResolvedTarget(c, Certainty.CERTAIN if unique else Certainty.POSSIBLE, 0)
+            for klass in classes
+            for c in self._metaclass_call(klass)
+        ]
         return _deduplicate(
             [ResolvedTarget(callee, certainty, offset) for targets in per_class for callee, offset in targets]
+            + metaclass_calls
         )
+
+    def _metaclass_call(self, cls: str) -> list[str]:
+        """``__call__`` of a repository metaclass: it runs when the class is called."""
+        program = self.program
+        for klass in program.mro(cls):
+            scope = program.class_scope(klass)
+            if scope is None or scope.metaclass is None:
+                continue
+            parent = program.parent(program.def_scope[klass])
+            if parent is None:
+                continue
+            for value in self.evaluator.evaluate(scope.metaclass, parent).values:
+                if value[0] == "C":
+                    return [f"{owner}.__call__" for owner in self._defining_class(value[1], "__call__")]
+        return []
 
     def _construction(self, cls: str) -> list[tuple[str, int]]:
         hits = [
@@ -234,6 +256,24 @@ class CallResolver:
             for owner in self._defining_class(cls, name)
         ]
         return hits or [(cls, 0)]
+
+    def _custom_construction(self, cls: str) -> bool:
+        """A metaclass of the repository, or a ``__new__`` returning something else, may skip ``__init__``."""
+        program = self.program
+        for klass in program.mro(cls):
+            scope = program.class_scope(klass)
+            parent = program.parent(program.def_scope[klass]) if scope is not None else None
+            if scope is not None and scope.metaclass is not None and parent is not None:
+                metaclass = self.evaluator.evaluate(scope.metaclass, parent)
+                if not metaclass.complete or any(v[0] != "X" for v in metaclass.values):
+                    return True
+        for owner in self._defining_class(cls, "__new__"):
+            returned = self.evaluator.returns(f"{owner}.__new__")
+            allowed = {cls, *program.mro(cls), *program.subclasses(cls)}
+            foreign = [v for v in returned.values if (v[0] == "I" and v[1] not in allowed) or v[0] == "XI"]
+            if any(v != ("XI", "builtins.NoneType") for v in foreign):  # None: a flow-insensitive default
+                return True
+        return False
 
     def _defining_class(self, cls: str, name: str) -> list[str]:
         for owner, bindings in self.program.class_member(cls, name):

@@ -128,6 +128,12 @@ class ModuleCollector:
             scope = self.summary.scopes[scope.parent]
         if name in scope.global_names:
             return self.summary.scopes[0]
+        if name in scope.nonlocal_names:  # the nearest enclosing function binds it
+            outer = scope
+            while outer.parent is not None:
+                outer = self.summary.scopes[outer.parent]
+                if outer.kind in ("function", "lambda"):
+                    return outer
         return scope
 
     def bind(self, name: str, binding: Binding, *, here: bool = False) -> None:

@@ -161,10 +161,14 @@ class Evaluator:
     def name(self, name: str, key: ScopeKey, *, runtime: bool = True) -> Vals:
         found = self.program.lookup(key, name, runtime=runtime)
         if found is None:
+            dynamic = key[0] in self.program.dynamic_namespaces  # globals()[...] may define or shadow it
             if name in BUILTIN_NAMES:
-                return single(("X", f"builtins.{name}"))
+                return single(("X", f"builtins.{name}"), exact=not dynamic)
             return UNKNOWN_VALS
-        return union([self.binding(b, where) for b, where in found])
+        result = union([self.binding(b, where) for b, where in found])
+        if any(where[1] == 0 and where[0] in self.program.dynamic_namespaces for _, where in found):
+            return Vals(result.values, False, False)  # globals()[...] = ... may have replaced it
+        return result
 
     def binding(self, binding: Binding, key: ScopeKey) -> Vals:
         """The values one binding gives (memoised and cycle-safe like :meth:`evaluate`)."""

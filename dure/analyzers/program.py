@@ -35,6 +35,7 @@ class Program:
         self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         self.extra_instance_attrs: dict[tuple[str, str], list[tuple[Binding, ScopeKey]]] = defaultdict(list)
         self._eager_call_lines: dict[str, list[int]] = {}
+        self.dynamic_namespaces: set[str] = set()  # modules whose globals are written through globals()
         self._bindings_memo: dict[tuple[ScopeKey, str, bool], list[tuple[Binding, ScopeKey]]] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}  # filled by the resolver (repository bases)
         self.external_bases: dict[str, tuple[str, ...]] = {}
@@ -127,7 +128,8 @@ class Program:
         key = (module, 0)
         found = self.bindings(key, name, runtime=runtime)
         if found:
-            return found
+            shadowing = self._later_star_import(key, name, found, runtime=runtime, seen=_seen | {module})
+            return shadowing if shadowing is not None else found
         for star, star_key in self.bindings(key, "*", runtime=runtime):
             source = star.a
             if source in self.summaries and source not in _seen and self._exported(source, name):
@@ -136,6 +138,31 @@ class Program:
                     return inner
             elif source not in self.summaries:
                 return [(Binding("from", source, name), star_key)]  # maybe from an external star import
+        return None
+
+    def _later_star_import(
+        self,
+        key: ScopeKey,
+        name: str,
+        found: list[tuple[Binding, ScopeKey]],
+        *,
+        runtime: bool,
+        seen: frozenset[str],
+    ) -> list[tuple[Binding, ScopeKey]] | None:
+        """``def f`` then ``from m import *`` where m exports ``f``: the star import rebinds ``f``."""
+        last = max(b.line for b, _ in found)
+        for star, star_key in reversed(self.bindings(key, "*", runtime=runtime)):
+            if star.line <= last:
+                continue
+            source = star.a
+            if source in self.summaries:
+                if source in seen or not self._exported(source, name):
+                    continue
+                inner = self.module_member_bindings(source, name, runtime=runtime, _seen=seen)
+                if inner:
+                    return inner if not star.guarded else [*found, *inner]
+            else:  # an external module may or may not export the name
+                return [*found, (Binding("from", source, name, guarded=True), star_key)]
         return None
 
     def _exported(self, module: str, name: str) -> bool:

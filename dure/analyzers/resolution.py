@@ -18,7 +18,7 @@ from dure.analyzers.model import (
     UncertaintyKind,
 )
 from dure.analyzers.program import Program
-from dure.analyzers.summary import Binding, ModuleSummary
+from dure.analyzers.summary import AttributeStore, Binding, ModuleSummary
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +44,7 @@ def resolve(summaries: Mapping[str, ModuleSummary]) -> Resolved:
     _resolve_bases(program, evaluator)
     uncertainties = list(_attribute_stores(program, evaluator))
     _container_adds(program, evaluator)
+    _dynamic_namespaces(program)
     escaped = _escapes(program, evaluator)
     calls = CallResolver(program, evaluator)
     calls.escaped_callers = set(escaped)
@@ -116,7 +117,7 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
     """``module.f = g`` / ``Class.m = g`` from outside: an extra binding, and an uncertainty record."""
     found: list[Uncertainty] = []
     for module, summary in sorted(program.summaries.items()):
-        for store in summary.attribute_stores:
+        for store in [*summary.attribute_stores, *_constant_setattrs(summary, module, evaluator)]:
             key = (module, store.scope)
             owner = summary.scopes[store.scope].owner
             for value in evaluator.evaluate(store.base, key).values:
@@ -146,6 +147,29 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                     )
     evaluator.reset()
     return found
+
+
+def _constant_setattrs(summary: ModuleSummary, module: str, evaluator: Evaluator) -> list[AttributeStore]:
+    """``setattr(obj, "name", value)`` is ``obj.name = value``."""
+    stores = []
+    for call in summary.calls:
+        if call.kind != "call" or len(call.args) < 3 or call.args[1][0] != "s":
+            continue
+        setattr_call = frozenset({("X", "builtins.setattr")})
+        if evaluator.evaluate(call.func, (module, call.scope)).values == setattr_call:
+            stores.append(AttributeStore(call.scope, call.args[0], call.args[1][1], call.args[2], call.line))
+    return stores
+
+
+def _dynamic_namespaces(program: Program) -> None:
+    """Modules that write their own namespace at run time (``globals()[k] = v``, ``globals().update``)."""
+    namespace = ("c", ("n", "globals"), ())
+    for module, summary in program.summaries.items():
+        writes = any(add.container == namespace for add in summary.container_adds) or any(
+            call.func == ("a", namespace, "update") for call in summary.calls
+        )
+        if writes:
+            program.dynamic_namespaces.add(module)
 
 
 def _container_adds(program: Program, evaluator: Evaluator) -> None:

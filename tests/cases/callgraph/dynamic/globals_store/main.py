@@ -1,0 +1,10 @@
+def original():
+    return "original"
+
+
+def replacement():
+    return "replacement"
+
+
+globals()["original"] = replacement
+original()
