@@ -16,7 +16,7 @@ from dure.analyzers.collector import collect
 from dure.analyzers.index import RepoIndex, Statistics
 from dure.analyzers.model import Diagnostic
 from dure.analyzers.resolution import resolve
-from dure.analyzers.source import Discovery, SourceFile, discover, read_source
+from dure.analyzers.source import Discovery, SourceFile, count_lines, discover, read_source
 from dure.analyzers.summary import FileResult, ModuleSummary
 from dure.errors import AnalysisError
 
@@ -42,7 +42,7 @@ def summarise_file(source: SourceFile, data: bytes) -> FileResult:
     parsed = read_source(source.path, source.relpath, data)
     if isinstance(parsed, Diagnostic):
         return FileResult(source.relpath, None, parsed, 0)
-    lines = parsed.text.count("\n") + 1
+    lines = count_lines(parsed.text)
     try:
         summary = collect(source, parsed.tree, parsed.text)
     except RecursionError:
@@ -177,7 +177,8 @@ def _assemble(
 ) -> RepoIndex:
     summaries: dict[str, ModuleSummary] = {}
     lines = 0
-    for source in found.files:
+    # A package shadows a module of the same name (``pkg/a/__init__.py`` over ``pkg/a.py``), as in Python.
+    for source in sorted(found.files, key=lambda f: (not f.is_package, f.relpath)):
         result = results.get(source.relpath)
         if result is None:
             continue

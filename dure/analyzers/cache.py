@@ -38,7 +38,7 @@ def _load(path: Path) -> Any:
     try:
         with path.open("rb") as stream:
             return pickle.load(stream)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
+    except Exception:  # a damaged cache entry can fail in any way: it is rebuilt, never trusted
         return None
 
 

@@ -10,6 +10,7 @@ import ast
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from dure.analyzers.model import (
@@ -21,7 +22,7 @@ from dure.analyzers.model import (
     ParameterKind,
 )
 from dure.analyzers.refs import BINARY_DUNDER_NAMES, lambda_name, ref_of, text_of
-from dure.analyzers.source import SourceFile
+from dure.analyzers.source import SourceFile, count_lines
 from dure.analyzers.summary import (
     UNKNOWN,
     AttributeStore,
@@ -82,7 +83,7 @@ class ModuleCollector:
 
     def __init__(self, source: SourceFile, text: str) -> None:
         self.lines = text.split("\n")
-        lines = len(self.lines)
+        lines = count_lines(text)
         self.summary = ModuleSummary(source.module, source.relpath, source.is_package, source.is_test)
         self.package = source.module if source.is_package else source.module.rpartition(".")[0]
         self.condition = ImportCondition.ALWAYS
@@ -194,6 +195,8 @@ class ModuleCollector:
     # -- statements ---------------------------------------------------------------------------------
 
     def collect(self, tree: ast.Module) -> ModuleSummary:
+        module = self.summary.definitions[0]
+        self.summary.definitions[0] = replace(module, docstring=_docstring(tree.body))
         self.body(tree.body)
         return self.summary
 
@@ -754,7 +757,7 @@ class ModuleCollector:
             return
         value = node.value
         if isinstance(value, str) and len(value) <= 100 and IDENTIFIER_LIKE.match(value):
-            self.summary.strings.add(value)
+            self.summary.strings.setdefault(value, node.lineno)
 
     def _call_node(self, node: ast.Call) -> None:
         func = node.func

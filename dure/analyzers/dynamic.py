@@ -118,7 +118,7 @@ def string_uncertainties(program: Program, definitions: dict[str, Definition]) -
     for qualname, definition in definitions.items():
         by_name.setdefault(definition.name, []).append(qualname)
     for module, summary in sorted(program.summaries.items()):
-        for text in sorted(summary.strings):
+        for text, line in sorted(summary.strings.items()):
             last = text.rpartition(".")[2]
             if last in by_name and (
                 text == last or text in definitions or _suffix_of_any(text, by_name[last])
@@ -127,7 +127,7 @@ def string_uncertainties(program: Program, definitions: dict[str, Definition]) -
                     UncertaintyKind.STRING_NAME,
                     module,
                     summary.relpath,
-                    0,
+                    line,
                     f"string {text!r} spells a definition's name",
                     (f"name:{last}",),
                 )

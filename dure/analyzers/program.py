@@ -82,7 +82,7 @@ class Program:
     def _bindings(self, key: ScopeKey, name: str, runtime: bool) -> list[tuple[Binding, ScopeKey]]:
         scope = self.scope(key)
         own = [b for b in scope.bindings.get(name, ()) if not (runtime and b.type_only)]
-        if len(own) > 1 and scope.kind in ("module", "class"):
+        if len(own) > 1 and scope.kind in ("module", "class") and name != "*":  # star imports accumulate
             last = max((i for i, b in enumerate(own) if not b.guarded), default=0)
             if last and not self._eager_call_between(key[0], own[0].line, own[last].line):
                 own = own[last:]

@@ -69,12 +69,18 @@ def affects(index: RepoIndex, record: Uncertainty, qualname: str) -> bool:
 
 
 def _reachable_by_attribute(index: RepoIndex, definition: Definition | None) -> bool:
-    """What ``getattr(unknown, name)`` can return: a method, or a function of a module used as a value."""
+    """What ``getattr(unknown, name)`` can return: a method, or a module-level function (any module can be
+    the unknown object: ``sys.modules[name]``)."""
     if definition is None:
         return False
     if definition.kind is DefinitionKind.METHOD:
         return True
-    return definition.kind is DefinitionKind.FUNCTION and definition.parent in index.escaped
+    parent = index.definitions.get(definition.parent or "")
+    return (
+        definition.kind is DefinitionKind.FUNCTION
+        and parent is not None
+        and parent.kind is DefinitionKind.MODULE
+    )
 
 
 def _imported_into(index: RepoIndex, module: str) -> frozenset[str]:
@@ -284,26 +290,57 @@ def _distances(graph: nx.DiGraph[str], start: str, *, reverse: bool, limit: int)
 
 
 def definition(index: RepoIndex, name: str) -> QueryResult:
-    """The definition a dotted name reaches, following re-exports through imports."""
-    exports = _export_table(index)
+    """The definition a dotted name reaches, following re-exports through imports and star imports.
+
+    Where the name depends on which import succeeds (``try: from ._fast import f`` / ``except
+    ImportError: from ._slow import f``), ``value`` holds the first choice and ``possible`` the others.
+    """
     reasons: list[str] = []
+    alternatives: set[str] = set()
     current, rest = _longest_known_prefix(index, name)
     if current is None:
         raise QueryError("definition", name, "no module or definition of the repository starts this name")
     for part in rest:
-        candidate = f"{current}.{part}"
-        if candidate in index.definitions:
-            current = candidate
-            continue
-        record = exports.get((current, part))
-        if record is None or record.resolved is None:
+        found = _member(index, current, part, reasons, alternatives, seen=frozenset())
+        if found is None:
             raise QueryError("definition", name, f"{current} has no attribute {part} the index can follow")
-        if record.condition is not ImportCondition.ALWAYS:
-            reasons.append(f"{record.file}:{record.line}: the import is {record.condition.value}")
-        current = record.resolved
+        current = found
     if current in index.rebound:
         reasons.append(f"{current} is bound more than once in its scope")
-    return QueryResult("definition", name, frozenset({current}), frozenset(), not reasons, tuple(reasons))
+    alternatives.discard(current)
+    return QueryResult(
+        "definition", name, frozenset({current}), frozenset(alternatives), not reasons, tuple(reasons)
+    )
+
+
+def _member(
+    index: RepoIndex,
+    owner: str,
+    part: str,
+    reasons: list[str],
+    alternatives: set[str],
+    *,
+    seen: frozenset[str],
+) -> str | None:
+    """What ``owner.part`` names: a definition, an import's target, or a star-imported module's member."""
+    candidate = f"{owner}.{part}"
+    if candidate in index.definitions:
+        return candidate
+    records = [r for r in _export_table(index).get((owner, part), ()) if r.resolved]
+    if records:
+        for record in records:
+            if record.condition is not ImportCondition.ALWAYS:
+                reasons.append(f"{record.file}:{record.line}: the import is {record.condition.value}")
+        if len({r.resolved for r in records}) > 1:
+            reasons.append(f"{owner}.{part} is imported from {len(records)} places")
+            alternatives.update(r.resolved for r in records[1:] if r.resolved)
+        return records[0].resolved
+    for star in _star_table(index).get(owner, ()):
+        if star.resolved and star.resolved not in seen:
+            found = _member(index, star.resolved, part, reasons, alternatives, seen=seen | {owner})
+            if found is not None:
+                return found
+    return None
 
 
 def _longest_known_prefix(index: RepoIndex, name: str) -> tuple[str | None, list[str]]:
@@ -315,9 +352,27 @@ def _longest_known_prefix(index: RepoIndex, name: str) -> tuple[str | None, list
     return None, parts
 
 
-def _export_table(index: RepoIndex) -> dict[tuple[str, str], Import]:
-    def build() -> dict[tuple[str, str], Import]:
-        return {(i.scope, i.name): i for i in index.imports if i.scope == i.module and not i.is_star}
+def _export_table(index: RepoIndex) -> dict[tuple[str, str], list[Import]]:
+    """Module-level imports by (module, bound name), in source order."""
 
-    table: dict[tuple[str, str], Import] = index._memo("exports", build)
+    def build() -> dict[tuple[str, str], list[Import]]:
+        table: dict[tuple[str, str], list[Import]] = {}
+        for record in index.imports:
+            if record.scope == record.module and not record.is_star:
+                table.setdefault((record.module, record.name), []).append(record)
+        return table
+
+    table: dict[tuple[str, str], list[Import]] = index._memo("exports", build)
+    return table
+
+
+def _star_table(index: RepoIndex) -> dict[str, list[Import]]:
+    def build() -> dict[str, list[Import]]:
+        table: dict[str, list[Import]] = {}
+        for record in index.imports:
+            if record.is_star and record.scope == record.module:
+                table.setdefault(record.module, []).append(record)
+        return table
+
+    table: dict[str, list[Import]] = index._memo("stars", build)
     return table

@@ -18,7 +18,7 @@ from dure.analyzers.model import (
     UncertaintyKind,
 )
 from dure.analyzers.program import Program
-from dure.analyzers.summary import AttributeStore, Binding, ModuleSummary
+from dure.analyzers.summary import AttributeStore, Binding, ModuleSummary, Scope
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,7 @@ def resolve(summaries: Mapping[str, ModuleSummary]) -> Resolved:
     return Resolved(
         definitions,
         tuple(_resolve_imports(program, evaluator)),
-        _class_infos(program, summaries),
+        _class_infos(program, evaluator, summaries),
         tuple(call_sites),
         tuple(uncertainties),
         frozenset(escaped),
@@ -258,13 +258,25 @@ def _with(record: Import, resolved: str | None, external: str | None) -> Import:
     )
 
 
-def _class_infos(program: Program, summaries: Mapping[str, ModuleSummary]) -> dict[str, ClassInfo]:
+def _metaclass_name(program: Program, evaluator: Evaluator, scope: Scope) -> str | None:
+    key = program.def_scope.get(scope.owner)
+    parent = program.parent(key) if key is not None else None
+    if scope.metaclass is None or parent is None:
+        return None
+    values = evaluator.evaluate(scope.metaclass, parent).values
+    named = [v[1] for v in values if v[0] in ("C", "X")]
+    return named[0] if len(named) == 1 and len(values) == 1 else None
+
+
+def _class_infos(
+    program: Program, evaluator: Evaluator, summaries: Mapping[str, ModuleSummary]
+) -> dict[str, ClassInfo]:
     infos: dict[str, ClassInfo] = {}
     for summary in summaries.values():
         for scope in summary.scopes:
             if scope.kind != "class" or scope.owner in infos:
                 continue
-            metaclass = None
+            metaclass = _metaclass_name(program, evaluator, scope)
             infos[scope.owner] = ClassInfo(
                 scope.owner,
                 scope.base_texts,

@@ -11,6 +11,7 @@ import ast
 import io
 import os
 import tokenize
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,7 +180,9 @@ def read_source(path: Path, relpath: str, data: bytes | None = None) -> ParsedSo
     if isinstance(text, Diagnostic):
         return text
     try:
-        tree = ast.parse(text, filename=relpath, type_comments=False)
+        with warnings.catch_warnings():  # SyntaxWarning (invalid escapes...) is not an error in the code
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text, filename=relpath, type_comments=False)
     except SyntaxError as problem:
         return Diagnostic(relpath, problem.lineno or 0, f"syntax error: {problem.msg}")
     except (RecursionError, MemoryError):
@@ -187,6 +190,11 @@ def read_source(path: Path, relpath: str, data: bytes | None = None) -> ParsedSo
     except ValueError as problem:  # e.g. source code string cannot contain null bytes
         return Diagnostic(relpath, 0, f"cannot parse: {problem}")
     return ParsedSource(text, tree)
+
+
+def count_lines(text: str) -> int:
+    """Lines as an editor counts them: a final newline does not start another line."""
+    return text.count("\n") + (0 if not text or text.endswith("\n") else 1)
 
 
 def _decode(data: bytes, relpath: str) -> str | Diagnostic:
