@@ -37,8 +37,10 @@ def test_every_default_package_indexes_cleanly(indexes: dict[str, RepoIndex], na
     for definition in functions:
         callers = index.callers(definition.qualname)
         callees = index.callees(definition.qualname)
-        assert not callers.value & callers.possible and not callees.value & callees.possible
-        assert callers.certain == (not callers.reasons) and callees.certain == (not callees.reasons)
+        assert not callers.value & callers.possible
+        assert not callees.value & callees.possible
+        assert callers.certain == (not callers.reasons)
+        assert callees.certain == (not callees.reasons)
         certain_callers += callers.certain
     assert certain_callers > 0, "a real package has functions whose callers are known for certain"
 
@@ -66,5 +68,7 @@ def test_cli_indexes_the_default_corpus(tmp_path: Path, capsys: pytest.CaptureFi
     assert len(printed) == len(DEFAULT_PACKAGES)
     for path in sorted(tmp_path.glob("*.json")):
         document = json.loads(path.read_text())
-        assert document["format"] == "dure-index" and document["nodes"] and document["edges"]
+        assert document["format"] == "dure-index"
+        assert document["nodes"]
+        assert document["edges"]
     assert len(list(tmp_path.glob("*.json"))) == len(DEFAULT_PACKAGES)

@@ -29,7 +29,9 @@ __all__ = ["ExitCode", "cli", "main", "run"]
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI with ``argv`` and return its exit code (never calls ``sys.exit``)."""
     try:
-        result = cli.main(args=list(argv) if argv is not None else None, prog_name="dure", standalone_mode=False)
+        result = cli.main(
+            args=list(argv) if argv is not None else None, prog_name="dure", standalone_mode=False
+        )
     except click.exceptions.Exit as stop:
         return int(stop.exit_code)
     except click.exceptions.Abort:
