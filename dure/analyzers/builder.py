@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from dure.analyzers.cache import IndexCache
@@ -66,15 +67,27 @@ def build_index(
     cache: Path | bool | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    jedi: bool = False,
 ) -> RepoIndex:
     """Index the Python repository at ``root``.
 
     ``cache``: a directory, ``True``/``None`` for the default cache (``$DURE_CACHE/index``), ``False`` for
     none. ``workers``: processes for parsing (default: the number of cores, used only for large cold runs).
+    ``jedi``: let jedi propose possible targets for call sites that stay unresolved (slow; see
+    :mod:`dure.analyzers.inference`).
     """
+    options = BuildOptions(cache, workers, progress, jedi)
     started = time.perf_counter()
     with _no_cyclic_gc():
-        return _build(Path(root), cache, workers, progress, started)
+        return _build(Path(root), options, started)
+
+
+@dataclass(frozen=True, slots=True)
+class BuildOptions:
+    cache: Path | bool | None = None
+    workers: int | None = None
+    progress: Progress | None = None
+    jedi: bool = False
 
 
 @contextmanager
@@ -90,16 +103,14 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _build(
-    root: Path, cache: Path | bool | None, workers: int | None, progress: Progress | None, started: float
-) -> RepoIndex:
+def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
     if not root.is_dir():
         raise AnalysisError(f"{root}: not a directory")
-    store = IndexCache.open(root, cache, ANALYZER_VERSION)
+    store = IndexCache.open(root, options.cache, ANALYZER_VERSION)
     found = discover(root)
     contents, diagnostics = _read_all(found)
     digests = {relpath: hashlib.sha256(data).hexdigest() for relpath, (_, data) in contents.items()}
-    fingerprint = _fingerprint(found, digests)
+    fingerprint = _fingerprint(found, digests, jedi=options.jedi)
     if store is not None:
         cached = store.load_index(fingerprint)
         if cached is not None:
@@ -112,12 +123,18 @@ def _build(
             results[relpath] = hit
         else:
             missing.append((source, data))
-    for result in _summarise(missing, workers, progress):
+    for result in _summarise(missing, options.workers, options.progress):
         results[result.relpath] = result
         if store is not None:
             store.save_summary(digests[result.relpath], contents[result.relpath][0], result)
     index = _assemble(
-        root, found=found, results=results, diagnostics=diagnostics, parsed=len(missing), started=started
+        root,
+        found=found,
+        results=results,
+        diagnostics=diagnostics,
+        parsed=len(missing),
+        started=started,
+        jedi=options.jedi,
     )
     if store is not None:
         store.save_index(fingerprint, index)
@@ -135,8 +152,8 @@ def _read_all(found: Discovery) -> tuple[dict[str, tuple[SourceFile, bytes]], li
     return contents, diagnostics
 
 
-def _fingerprint(found: Discovery, digests: dict[str, str]) -> str:
-    hasher = hashlib.sha256(ANALYZER_VERSION.encode())
+def _fingerprint(found: Discovery, digests: dict[str, str], *, jedi: bool) -> str:
+    hasher = hashlib.sha256(f"{ANALYZER_VERSION}\0jedi={jedi}".encode())
     for source in found.files:
         hasher.update(
             f"{source.relpath}\0{source.module}\0{source.is_test}\0{digests.get(source.relpath)}\n".encode()
@@ -174,6 +191,7 @@ def _assemble(
     diagnostics: list[Diagnostic],
     parsed: int,
     started: float,
+    jedi: bool,
 ) -> RepoIndex:
     summaries: dict[str, ModuleSummary] = {}
     lines = 0
@@ -193,7 +211,7 @@ def _assemble(
             continue
         summaries[result.summary.module] = result.summary
         lines += result.lines
-    facts = resolve(summaries)
+    facts = resolve(summaries, jedi_root=root if jedi else None)
     statistics = Statistics(
         len(found.files), len(summaries), lines, parsed, time.perf_counter() - started, False
     )

@@ -785,7 +785,10 @@ class ModuleCollector:
     ) -> None:
         line = getattr(node, "lineno", 0)
         column = getattr(node, "col_offset", 0)
-        self.summary.calls.append(CallRecord(self.scope.id, line, column, kind, func, args, keywords, text))
+        callee = node.func if isinstance(node, ast.Call) else node
+        end = (getattr(callee, "end_lineno", None) or line, getattr(callee, "end_col_offset", None) or column)
+        record = CallRecord(self.scope.id, line, column, kind, func, args, keywords, text, end)
+        self.summary.calls.append(record)
 
     def _use(self, node: ast.expr) -> None:
         """Note a name, attribute or lambda used as a value: what it denotes may be called elsewhere."""

@@ -26,6 +26,7 @@ from dure.analyzers.model import (
 )
 
 if TYPE_CHECKING:
+    from dure.analyzers.inference import JediReport
     from dure.analyzers.queries import QueryResult
     from dure.analyzers.resolution import Resolved
 
@@ -57,6 +58,7 @@ class RepoIndex:
         self.unresolved_attributes: frozenset[str] = facts.unresolved_attributes
         self.unresolved_calls: int = facts.unresolved_calls
         self.rebound: frozenset[str] = facts.rebound
+        self.jedi: JediReport | None = facts.jedi
         self.diagnostics = diagnostics
         self.statistics = statistics
         self._derived: dict[str, Any] = {}

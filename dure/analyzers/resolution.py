@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from dure.analyzers.callgraph import CallResolver, to_call_site
 from dure.analyzers.dynamic import dynamic_uncertainties, string_uncertainties
 from dure.analyzers.evaluator import Evaluator
+from dure.analyzers.inference import JediReport, add_jedi_targets
 from dure.analyzers.model import (
     CallSite,
     Certainty,
@@ -32,9 +34,11 @@ class Resolved:
     unresolved_attributes: frozenset[str]  # attribute names called on receivers the index cannot name
     unresolved_calls: int  # call sites whose callee is an unknown value (not an attribute)
     rebound: frozenset[str]  # definitions whose name is bound more than once in its scope
+    jedi: JediReport | None = None  # what the jedi fallback did, when it ran
 
 
-def resolve(summaries: Mapping[str, ModuleSummary]) -> Resolved:
+def resolve(summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = None) -> Resolved:
+    """Whole-repository facts; with ``jedi_root``, jedi proposes possible targets for unresolved calls."""
     program = Program(summaries)
     evaluator = Evaluator(program)
     definitions: dict[str, Definition] = {}
@@ -49,6 +53,9 @@ def resolve(summaries: Mapping[str, ModuleSummary]) -> Resolved:
     calls = CallResolver(program, evaluator)
     calls.escaped_callers = set(escaped)
     sites = calls.resolve_all()
+    jedi_report = (
+        add_jedi_targets(jedi_root, sites, summaries, definitions) if jedi_root is not None else None
+    )
     call_sites: list[CallSite] = []
     unresolved_attributes: set[str] = set()
     unresolved_calls = 0
@@ -74,6 +81,7 @@ def resolve(summaries: Mapping[str, ModuleSummary]) -> Resolved:
         frozenset(unresolved_attributes),
         unresolved_calls,
         frozenset(_rebound(program)),
+        jedi_report,
     )
 
 

@@ -67,6 +67,7 @@ class CallRecord(NamedTuple):
     args: tuple[Ref, ...]
     keywords: tuple[tuple[str | None, Ref], ...]
     text: str
+    end: tuple[int, int] = (0, 0)  # (line, byte column) where the called name ends, for jedi
 
 
 class ContainerAdd(NamedTuple):

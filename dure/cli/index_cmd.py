@@ -38,10 +38,10 @@ class _ProgressBar:
             self.bar.__exit__(None, None, None)
 
 
-def _index_with_progress(root: Path, label: str, use_cache: bool) -> RepoIndex:
+def _index_with_progress(root: Path, label: str, *, use_cache: bool, jedi: bool) -> RepoIndex:
     progress = _ProgressBar(label)
     try:
-        return build_index(root, cache=None if use_cache else False, progress=progress)
+        return build_index(root, cache=None if use_cache else False, progress=progress, jedi=jedi)
     finally:
         progress.close()
 
@@ -55,6 +55,11 @@ def _summary(name: str, index: RepoIndex) -> str:
         f"{len(index.call_sites)} call sites; edges {counts[Certainty.CERTAIN]} certain, "
         f"{counts[Certainty.POSSIBLE]} possible, {counts[Certainty.UNRESOLVED]} unresolved; "
         f"{len(index.diagnostics)} diagnostics; {stats.seconds:.2f} s{cached}"
+        + (
+            f"; jedi {index.jedi.resolved}/{index.jedi.sites} sites in {index.jedi.seconds:.2f} s"
+            if index.jedi
+            else ""
+        )
     )
 
 
@@ -77,9 +82,16 @@ def _summary(name: str, index: RepoIndex) -> str:
 @click.option(
     "--diagnostics/--no-diagnostics", default=False, help="Print every skipped file as path:line: reason."
 )
+@click.option("--jedi", is_flag=True, help="Let jedi propose possible targets for unresolved calls (slow).")
 @reports_errors
 def index(
-    path: Path | None, corpus_name: str | None, json_out: Path | None, no_cache: bool, diagnostics: bool
+    *,
+    path: Path | None,
+    corpus_name: str | None,
+    json_out: Path | None,
+    no_cache: bool,
+    diagnostics: bool,
+    jedi: bool,
 ) -> int:
     """Index PATH (a directory) or every repository of a corpus, and print a summary.
 
@@ -99,7 +111,7 @@ def index(
     for repository in repositories:
         label = f"{repository.name}-{repository.version}" if repository.version else repository.name
         try:
-            built = _index_with_progress(repository.root, label, not no_cache)
+            built = _index_with_progress(repository.root, label, use_cache=not no_cache, jedi=jedi)
         except (DureError, OSError) as problem:
             failed += 1
             click.echo(f"dure: error: {label}: {problem}", err=True)
