@@ -49,7 +49,7 @@ from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "benchmarks" / "results" / "index.json"
-DEFAULT_TOOLS = ("ast", "dure", "pycg", "jarviscg", "pyan3")
+DEFAULT_TOOLS = ("ast", "dure", "dure-jedi", "pycg", "jarviscg", "pyan3")
 DEFAULT_REPOS = ("rich", "django")
 PYPI_SIMPLE = "https://pypi.org/simple/{name}/"
 MIB = 1024 * 1024
@@ -521,11 +521,22 @@ def run_dure(tree: Tree, ctx: Context) -> list[Result]:
     return results
 
 
+def run_dure_jedi(tree: Tree, ctx: Context) -> Result:
+    """Cold, without the cache, with the jedi fallback for unresolved calls: what jedi costs."""
+    repo = tree.corpus.name
+    out = ctx.work / f"{repo}-dure-jedi.json"
+    argv = [ctx.dure, "index", str(tree.root), "--json", str(out), "--no-cache", "--jedi"]
+    run = run_child(argv, tree.root, ctx.env, out, ctx.timeout)
+    return to_result(repo, "dure --jedi (cold)", run, lambda: count_dure(out, tree.corpus.package))
+
+
 def run_tool(tool: str, tree: Tree, ctx: Context) -> list[Result]:
     if tool == "ast":
         return [run_ast(tree, ctx)]
     if tool == "dure":
         return run_dure(tree, ctx)
+    if tool == "dure-jedi":
+        return [run_dure_jedi(tree, ctx)]
     return [run_anchor(ANCHORS[tool], tree, ctx)]
 
 
@@ -675,7 +686,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--tools",
-        type=lambda v: _names(v, ["ast", "dure", *ANCHORS]),
+        type=lambda v: _names(v, ["ast", "dure", "dure-jedi", *ANCHORS]),
         default=DEFAULT_TOOLS,
         help="ast,dure,pycg,jarviscg,pyan3",
     )
