@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.model import CallSite, CallTarget, Certainty
 from dure.analyzers.program import Program, ScopeKey
-from dure.analyzers.summary import CallRecord, Ref
+from dure.analyzers.refs import ref_text
+from dure.analyzers.summary import CallRecord, ModuleSummary, Ref
 from dure.analyzers.values import Vals, Value, union
 
 #: Builtins that call a protocol method of their argument.
@@ -63,13 +64,22 @@ class CallResolver:
 
     def resolve_all(self) -> list[ResolvedSite]:
         for module, summary in sorted(self.program.summaries.items()):
-            for record in summary.calls:
+            for record in [*summary.calls, *self._property_reads(summary)]:
                 site = ResolvedSite(record, module)
                 site.targets = self.resolve(site)
                 if site.targets:
                     self.sites.append(site)
         self._flow_through_parameters()
         return self.sites
+
+    def _property_reads(self, summary: ModuleSummary) -> list[CallRecord]:
+        """Attribute reads that may run a property getter (their name is a property's somewhere)."""
+        names = self.property_names
+        return [
+            CallRecord(scope, line, column, "attr", ("a", base, attr), (), (), f"{ref_text(base)}.{attr}")
+            for scope, line, column, base, attr in summary.attribute_loads
+            if attr in names
+        ]
 
     def _flow_through_parameters(self) -> None:
         for site in self.sites:
@@ -80,11 +90,11 @@ class CallResolver:
         if not retry:
             return
         self.evaluator.param_flow = self._parameter_values
-        self.evaluator.reset()
+        self.evaluator.forget_parameter_dependent()
         for site in retry:
             site.targets = self.resolve(site)
         self.evaluator.param_flow = None
-        self.evaluator.reset()
+        self.evaluator.forget_parameter_dependent()
 
     @staticmethod
     def _through_parameter(site: ResolvedSite) -> bool:

@@ -90,6 +90,7 @@ class ModuleCollector:
         self.type_only = False
         self.block_depth = 0  # nesting of if/for/while/try/with/match inside the current scope
         self.line = 0  # line of the statement being collected
+        self._super_contexts: dict[int, tuple[str, str] | None] = {}
         self.docstring_nodes: set[int] = set()
         module_scope = self._new_scope("module", source.module, None)
         self.scope = module_scope
@@ -170,12 +171,19 @@ class ModuleCollector:
             self.block_depth = saved
 
     def _super_context(self) -> tuple[str, str] | None:
+        """``(class, self parameter)`` of the method the current scope is in, for ``super()``."""
+        if self.scope.id in self._super_contexts:
+            return self._super_contexts[self.scope.id]
         scope = self.scope
         while scope.kind in ("comprehension", "lambda") and scope.parent is not None:
             scope = self.summary.scopes[scope.parent]
-        if scope.kind == "function" and scope.method_of and scope.params:
-            return (scope.method_of, scope.params[0].name)
-        return None
+        context = (
+            (scope.method_of, scope.params[0].name)
+            if scope.kind == "function" and scope.method_of and scope.params
+            else None
+        )
+        self._super_contexts[self.scope.id] = context
+        return context
 
     def ref(self, node: ast.expr) -> Ref:
         return ref_of(node, self.scope.owner, self._super_context())
@@ -690,6 +698,13 @@ class ModuleCollector:
             self.scope = saved
 
     def _expression(self, node: ast.AST, stack: list[tuple[ast.AST, Scope]]) -> None:
+        kind = type(node)
+        if kind is ast.Name:  # the most common node, and a leaf
+            return
+        if kind is ast.Constant:
+            if isinstance(node.value, str):  # type: ignore[attr-defined]
+                self._string(node)  # type: ignore[arg-type]
+            return
         scope = self.scope
         if isinstance(node, ast.Call):
             self._call_node(node)
@@ -699,13 +714,10 @@ class ModuleCollector:
             stack.extend((k.value, scope) for k in node.keywords)
             return
         if isinstance(node, ast.Attribute):
-            if isinstance(node.ctx, ast.Load):
-                self._call(node, "attr", self.ref(node), text_of(node))
+            if isinstance(node.ctx, ast.Load):  # a property read is a call; most reads are not: kept light
+                load = (scope.id, node.lineno, node.col_offset, self.ref(node.value), node.attr)
+                self.summary.attribute_loads.append(load)
             stack.append((node.value, scope))
-            return
-        if isinstance(node, ast.Name | ast.Constant):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                self._string(node)
             return
         if isinstance(node, ast.Lambda):
             self._lambda(node, stack)

@@ -66,34 +66,56 @@ class Evaluator:
 
     def __init__(self, program: Program) -> None:
         self.program = program
-        self.memo: dict[tuple[Any, Ref], Vals] = {}  # (scope, ref), or (value, member) for attribute lookups
-        self.active: set[tuple[ScopeKey, Ref]] = set()
-        self.returns_memo: dict[str, Vals] = {}
+        # (scope, ref), (scope, ("b", binding)), (value, ("member", attr)) or ("returns", qualname)
+        self.memo: dict[tuple[Any, Any], Vals] = {}
+        self.active: set[tuple[Any, Any]] = set()
+        self.frames: list[bool] = []  # per memoised computation in progress: did it read a parameter?
+        self.dependent: set[tuple[Any, Any]] = set()  # memo entries that read a parameter
         self.param_flow: ParamFlow | None = None
         self.transparency: dict[str, bool] = {}
 
     def reset(self) -> None:
         self.program.clear_memo()
         self.memo.clear()
-        self.returns_memo.clear()
+        self.dependent.clear()
         self.transparency.clear()
 
-    # -- refs -----------------------------------------------------------------------------------------
+    def forget_parameter_dependent(self) -> None:
+        """Drop what was computed from parameter values, before they change (the flow pass)."""
+        for memo_key in self.dependent:
+            self.memo.pop(memo_key, None)
+        self.dependent.clear()
 
-    def evaluate(self, ref: Ref, key: ScopeKey) -> Vals:
-        memo_key = (key, ref)
+    def _depend(self) -> None:
+        if self.frames:
+            self.frames[-1] = True
+
+    def _memoised(self, memo_key: tuple[Any, Any], compute: Callable[[], Vals]) -> Vals:
+        """Memoised, cycle-safe and depth-bounded computation that tracks dependence on parameters."""
         cached = self.memo.get(memo_key)
         if cached is not None:
+            if memo_key in self.dependent:
+                self._depend()
             return cached
         if memo_key in self.active or len(self.active) > MAX_DEPTH:
             return UNKNOWN_VALS
         self.active.add(memo_key)
+        self.frames.append(False)
         try:
-            result = self._evaluate(ref, key)
+            result = compute()
         finally:
             self.active.discard(memo_key)
+            dependent = self.frames.pop()
         self.memo[memo_key] = result
+        if dependent:
+            self.dependent.add(memo_key)
+            self._depend()
         return result
+
+    # -- refs -----------------------------------------------------------------------------------------
+
+    def evaluate(self, ref: Ref, key: ScopeKey) -> Vals:
+        return self._memoised((key, ref), lambda: self._evaluate(ref, key))
 
     def _evaluate(self, ref: Ref, key: ScopeKey) -> Vals:
         tag = ref[0]
@@ -172,19 +194,7 @@ class Evaluator:
 
     def binding(self, binding: Binding, key: ScopeKey) -> Vals:
         """The values one binding gives (memoised and cycle-safe like :meth:`evaluate`)."""
-        memo_key = (key, ("b", binding))
-        cached = self.memo.get(memo_key)
-        if cached is not None:
-            return cached
-        if memo_key in self.active or len(self.active) > MAX_DEPTH:
-            return UNKNOWN_VALS
-        self.active.add(memo_key)
-        try:
-            result = self._binding(binding, key)
-        finally:
-            self.active.discard(memo_key)
-        self.memo[memo_key] = result
-        return result
+        return self._memoised((key, ("b", binding)), lambda: self._binding(binding, key))
 
     def _binding(self, binding: Binding, key: ScopeKey) -> Vals:
         kind = binding.kind
@@ -332,6 +342,7 @@ class Evaluator:
             return single(("C", scope.method_of, False))
         if param.kind in ("var_positional", "var_keyword"):
             return single(("XI", "builtins.tuple" if param.kind == "var_positional" else "builtins.dict"))
+        self._depend()  # its value changes when arguments flow in
         if self.param_flow is not None:
             flowed = self.param_flow(key, index)
             if flowed is not None:
@@ -409,13 +420,13 @@ class Evaluator:
         return [cls] if exact else [cls, *sorted(self.program.subclasses(cls))]
 
     def instance_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
-        memo_key = (("I", cls, exact), ("member", attr))
-        cached = self.memo.get(memo_key)
-        if cached is None:
-            classes = [cls] if exact else self.program.dispatch_classes(cls, attr)
-            cached = union([self._instance_member(klass, attr) for klass in classes])
-            self.memo[memo_key] = cached
-        return cached
+        classes = [cls] if exact else None
+
+        def compute() -> Vals:
+            dispatched = classes or self.program.dispatch_classes(cls, attr)
+            return union([self._instance_member(klass, attr) for klass in dispatched])
+
+        return self._memoised((("I", cls, exact), ("member", attr)), compute)
 
     def _instance_member(self, cls: str, attr: str) -> Vals:
         program = self.program
@@ -475,12 +486,9 @@ class Evaluator:
         return union(parts) if len(parts) > 1 else parts[0]
 
     def class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
-        memo_key = (("C", cls, exact), ("member", attr))
-        cached = self.memo.get(memo_key)
-        if cached is None:
-            cached = self._class_member(cls, attr, exact=exact)
-            self.memo[memo_key] = cached
-        return cached
+        return self._memoised(
+            (("C", cls, exact), ("member", attr)), lambda: self._class_member(cls, attr, exact=exact)
+        )
 
     def _class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
         parts: list[Vals] = []
@@ -592,10 +600,9 @@ class Evaluator:
 
     def returns(self, qualname: str) -> Vals:
         """What calling the function ``qualname`` returns."""
-        cached = self.returns_memo.get(qualname)
-        if cached is not None:
-            return cached
-        self.returns_memo[qualname] = UNKNOWN_VALS  # recursion guard
+        return self._memoised(("returns", qualname), lambda: self._returns(qualname))
+
+    def _returns(self, qualname: str) -> Vals:
         key = self.program.def_scope.get(qualname)
         result = UNKNOWN_VALS
         if key is not None:
@@ -606,7 +613,6 @@ class Evaluator:
                 result = union([self.evaluate(r, key) for r in scope.returns])
             elif scope.kind in ("function", "lambda"):
                 result = single(("XI", "builtins.NoneType"))
-        self.returns_memo[qualname] = result
         return result
 
     def instances(self, classes: Vals, *, exact: bool) -> Vals:

@@ -37,6 +37,7 @@ class Program:
         self._eager_call_lines: dict[str, list[int]] = {}
         self.dynamic_namespaces: set[str] = set()  # modules whose globals are written through globals()
         self._bindings_memo: dict[tuple[ScopeKey, str, bool], list[tuple[Binding, ScopeKey]]] = {}
+        self._member_memo: dict[tuple[str, str, str, bool], list[tuple[Binding, ScopeKey]] | None] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}  # filled by the resolver (repository bases)
         self.external_bases: dict[str, tuple[str, ...]] = {}
         self.unresolved_bases: dict[str, tuple[str, ...]] = {}
@@ -76,6 +77,7 @@ class Program:
     def clear_memo(self) -> None:
         """Forget derived tables (after bases were resolved or bindings added from elsewhere)."""
         self._bindings_memo.clear()
+        self._member_memo.clear()
         for derived in ("_mro_table", "direct_subclasses", "_subclass_memo", "_definers"):
             self.__dict__.pop(derived, None)
 
@@ -125,6 +127,13 @@ class Program:
         self, module: str, name: str, *, runtime: bool = True, _seen: frozenset[str] = frozenset()
     ) -> list[tuple[Binding, ScopeKey]] | None:
         """Bindings of a module-level name, following ``from m import *`` (cycle-safe)."""
+        if not _seen:
+            memo_key = ("member", module, name, runtime)
+            if memo_key not in self._member_memo:
+                self._member_memo[memo_key] = self.module_member_bindings(
+                    module, name, runtime=runtime, _seen=frozenset({""})
+                )
+            return self._member_memo[memo_key]
         key = (module, 0)
         found = self.bindings(key, name, runtime=runtime)
         if found:

@@ -118,6 +118,29 @@ def _binop_ref(node: ast.BinOp, owner: str, super_context: tuple[str, str] | Non
     return ("c", ("a", left_ref, dunder), (ref_of(node.right, owner, super_context, depth),))
 
 
+def ref_text(ref: Ref) -> str:
+    """A source-like spelling of a ref (``self.items``, ``make().run``)."""
+    parts: list[str] = []
+    for _ in range(MAX_DEPTH):
+        tag = ref[0]
+        if tag == "a":
+            parts.append(f".{ref[2]}")
+            ref = ref[1]
+        elif tag == "c":
+            parts.append("()")
+            ref = ref[1]
+        elif tag == "i":
+            parts.append("[]")
+            ref = ref[1]
+        elif tag == "n":
+            parts.append(ref[1])
+            break
+        else:
+            parts.append(f"<{tag}>")
+            break
+    return "".join(reversed(parts))
+
+
 def text_of(node: ast.expr) -> str:
     """A short source-like spelling of a called expression (``self.run``, ``a.b().c``)."""
     parts: list[str] = []

@@ -143,6 +143,9 @@ class ModuleSummary:
     uses: list[ValueUse] = field(default_factory=list)
     attribute_stores: list[AttributeStore] = field(default_factory=list)
     container_adds: list[ContainerAdd] = field(default_factory=list)
+    attribute_loads: list[tuple[int, int, int, Ref, str]] = field(
+        default_factory=list
+    )  # scope, line, col, base, attr
     strings: dict[str, int] = field(default_factory=dict)  # identifier-like string literal -> first line
     all_names: tuple[str, ...] | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
