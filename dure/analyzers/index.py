@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -212,53 +212,20 @@ def _site_from_row(row: tuple[Any, ...]) -> CallSite:
     )
 
 
-def _definition_row(d: Definition) -> tuple[Any, ...]:
-    parameters = tuple((p.name, p.kind.value, p.annotation, p.has_default) for p in d.parameters)
-    return (
-        d.qualname,
-        d.kind.value,
-        d.module,
-        d.file,
-        d.line,
-        d.end_line,
-        d.parent,
-        d.decorators,
-        parameters,
-        d.returns,
-        d.docstring,
-        d.is_async,
-        d.is_test,
+_DEFINITION_FIELDS = tuple(f.name for f in fields(Definition))
+
+
+def _definition_row(definition: Definition) -> tuple[Any, ...]:
+    values = {name: getattr(definition, name) for name in _DEFINITION_FIELDS}
+    values["kind"] = definition.kind.value
+    values["parameters"] = tuple(
+        (p.name, p.kind.value, p.annotation, p.has_default) for p in definition.parameters
     )
+    return tuple(values.values())
 
 
 def _definition_from_row(row: tuple[Any, ...]) -> Definition:
-    (
-        qualname,
-        kind,
-        module,
-        file,
-        line,
-        end_line,
-        parent,
-        decorators,
-        parameters,
-        returns,
-        docstring,
-        is_async,
-        is_test,
-    ) = row
-    return Definition(
-        qualname,
-        DefinitionKind(kind),
-        module,
-        file,
-        line,
-        end_line,
-        parent,
-        decorators,
-        tuple(Parameter(n, ParameterKind(k), a, h) for n, k, a, h in parameters),
-        returns,
-        docstring,
-        is_async,
-        is_test,
-    )
+    values = dict(zip(_DEFINITION_FIELDS, row, strict=True))
+    values["kind"] = DefinitionKind(values["kind"])
+    values["parameters"] = tuple(Parameter(n, ParameterKind(k), a, h) for n, k, a, h in values["parameters"])
+    return Definition(**values)
