@@ -59,6 +59,7 @@ class CallResolver:
         self.sites: list[ResolvedSite] = []
         self.incoming: dict[str, list[tuple[ResolvedSite, ResolvedTarget]]] = defaultdict(list)
         self.escaped_callers: set[str] = set()
+        self.pending: list[ResolvedSite] = []  # sites with no target yet that the flow pass may resolve
 
     # -- passes --------------------------------------------------------------------------------------
 
@@ -69,8 +70,17 @@ class CallResolver:
                 site.targets = self.resolve(site)
                 if site.targets:
                     self.sites.append(site)
+                elif record.kind not in ("call", "deco", "attr", "attrset") and self._on_parameter(site):
+                    self.pending.append(site)  # a protocol use on a parameter: arguments may tell its class
         self._flow_through_parameters()
         return self.sites
+
+    def _on_parameter(self, site: ResolvedSite) -> bool:
+        root = site.record.func
+        while root[0] in ("a", "c", "i"):
+            root = root[1]
+        found = self.program.lookup(site.key, root[1]) if root[0] == "n" else None
+        return bool(found) and any(b.kind == "param" for b, _ in found or ())
 
     def _property_reads(self, summary: ModuleSummary) -> list[CallRecord]:
         """Attribute reads that may run a property getter (their name is a property's somewhere)."""
@@ -87,12 +97,16 @@ class CallResolver:
                 if target.certainty is not Certainty.UNRESOLVED:
                     self.incoming[target.callee].append((site, target))
         retry = [s for s in self.sites if self._through_parameter(s)]
-        if not retry:
+        if not retry and not self.pending:
             return
         self.evaluator.param_flow = self._parameter_values
         self.evaluator.forget_parameter_dependent()
         for site in retry:
             site.targets = self.resolve(site)
+        for site in self.pending:
+            site.targets = self.resolve(site)
+            if site.targets:
+                self.sites.append(site)
         self.evaluator.param_flow = None
         self.evaluator.forget_parameter_dependent()
 

@@ -144,10 +144,15 @@ class Evaluator:
     def _items(self, refs: tuple[Ref, ...], key: ScopeKey) -> Vals:
         return union([self.evaluate(r, key) for r in refs]) if refs else NOTHING
 
-    def item(self, base: Ref, key: ScopeKey) -> Vals:
-        """An item of a container: complete only for a literal iterated or indexed in place."""
+    def item(self, base: Ref, key: ScopeKey, *, iterating: bool = False) -> Vals:
+        """An item of a container (iterated, or subscripted): complete only for a literal used in place.
+
+        Instances of repository classes give what their ``__next__`` (after ``__iter__``) or
+        ``__getitem__`` returns.
+        """
         container = self.evaluate(base, key)
         parts = [v[1] for v in container.values if v[0] == "Q"]
+        parts.extend(self._protocol_items(v, iterating) for v in container.values if v[0] == "I")
         added = self.container_adds(base, key)
         if added is not None:
             parts.append(added)
@@ -157,6 +162,16 @@ class Evaluator:
         if base[0] != "q" or not container.complete:
             return Vals(items.values, False, False)
         return Vals(items.values, items.complete, items.exact and len(items.values) == 1)
+
+    def _protocol_items(self, instance: Value, iterating: bool) -> Vals:
+        def returned(value: Value, method: str) -> list[Vals]:
+            found = self.instance_member(value[1], method, exact=value[2]).values
+            return [self.returns(f[1]) for f in found if f[0] == "F"]
+
+        if not iterating:
+            return union(returned(instance, "__getitem__"))
+        iterators = union(returned(instance, "__iter__"))
+        return union([r for it in iterators.values if it[0] == "I" for r in returned(it, "__next__")])
 
     def container_identity(self, ref: Ref, key: ScopeKey) -> tuple[object, ...] | None:
         """Where a container lives (a variable's scope, or an object's attribute), to match additions."""
@@ -213,7 +228,7 @@ class Evaluator:
         if kind == "param":
             return self.parameter(key, binding.a)
         if kind == "iter":
-            return self.item(binding.a, key)
+            return self.item(binding.a, key, iterating=True)
         if kind == "enter":
             return self.entered(self.evaluate(binding.a, key), asynchronous=bool(binding.b))
         if kind == "exc":

@@ -71,6 +71,8 @@ def ref_of(node: ast.expr, owner: str, super_context: tuple[str, str] | None, de
         return ("q", "dict", values)
     if isinstance(node, ast.Subscript):
         key = node.slice
+        if isinstance(key, ast.Slice):  # a slice of a container holds the same kind of items
+            return ref_of(node.value, owner, super_context, down)
         constant = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str | int) else None
         return ("i", ref_of(node.value, owner, super_context, down), constant)
     if isinstance(node, ast.IfExp):
