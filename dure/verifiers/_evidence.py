@@ -36,11 +36,11 @@ from typing import Any
 from dure import sandbox
 from dure.cache import cache_root
 from dure.errors import DureError
-from dure.tasks.errors import TaskError
-from dure.tasks.frozen import FrozenDict
+from dure.tasks.errors import AnswerError, TaskError
+from dure.tasks.frozen import FrozenDict, JsonValue
 from dure.tasks.model import Task, canonical_json
 from dure.verifiers.base import param, string_items
-from dure.verifiers.sets import normalize_qualname
+from dure.verifiers.sets import MAX_ITEMS, Gold, gold_of, normalize_qualname
 from dure.workspace import workspace_file
 
 PYTHON_ENV = "DURE_TEST_PYTHON"
@@ -302,3 +302,38 @@ class ResultCache:
             self.memory.pop(next(iter(self.memory)))
         self.memory[key] = value
         return value
+
+
+# -- set scoring with evidence ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SetCounts:
+    """``set``-style precision/recall/F1 of a claimed set, ``costly`` items charged like forbidden ones."""
+
+    true_positives: int
+    other: int
+    precision: float
+    recall: float
+    f1: float
+
+
+def set_counts(gold: Gold, given: set[str], costly: set[str]) -> SetCounts:
+    true_pos = len(given & gold.required)
+    charged_high = (gold.forbidden & given) | (costly & given)
+    other = len(given) - true_pos - len(charged_high)
+    charged = true_pos + other + gold.forbidden_weight * len(charged_high)
+    if not gold.required:
+        precision = recall = 1.0 if not given else 0.0
+    else:
+        precision = true_pos / charged if charged else 0.0
+        recall = true_pos / len(gold.required)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return SetCounts(true_pos, other, precision, recall, f1)
+
+
+def claimed(task: Task, answer: JsonValue) -> tuple[Gold, set[str]]:
+    """The task's reference sets and the answer's claimed items (normalised, ignored items dropped)."""
+    gold = gold_of(task.answer, task.verifier.params)
+    items = string_items(answer, "answer", limit=MAX_ITEMS, error=AnswerError)
+    return gold, {gold.normalize(item) for item in items} - gold.ignored

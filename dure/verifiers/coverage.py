@@ -18,13 +18,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from dure.tasks.errors import AnswerError, TaskError
+from dure.tasks.errors import TaskError
 from dure.tasks.frozen import JsonValue
 from dure.tasks.model import Score, Task
 from dure.verifiers import _evidence
 from dure.verifiers._registry import register
-from dure.verifiers.base import FORMAT, AuditCase, Verifier, clip, string_items
-from dure.verifiers.sets import MAX_ITEMS, SetVerifier, gold_of
+from dure.verifiers.base import FORMAT, AuditCase, Verifier, clip
+from dure.verifiers.sets import SetVerifier
 from dure.workspace import materialise
 
 IMPORT_TIME = "(import or collection)"
@@ -93,11 +93,7 @@ class CoverageVerifier(Verifier):
     components = (FORMAT, "precision", "recall", "f1", "unrefuted")
 
     def check(self, task: Task, answer: JsonValue) -> Score:
-        gold = gold_of(task.answer, task.verifier.params)
-        given = {
-            gold.normalize(i) for i in string_items(answer, "answer", limit=MAX_ITEMS, error=AnswerError)
-        }
-        given -= gold.ignored
+        gold, given = _evidence.claimed(task, answer)
         try:
             refuted = refutations(task, given | set(gold.required))
         except _evidence.EvidenceError as problem:
@@ -107,31 +103,23 @@ class CoverageVerifier(Verifier):
             line, test = refuted[wrong_gold[0]]
             raise TaskError("answer", f"reference item {wrong_gold[0]} is executed by {test} (line {line})")
         claimed_refuted = set(refuted) & given
-        true_pos = len(given & gold.required)
-        costly = (gold.forbidden & given) | claimed_refuted
-        other = len(given) - true_pos - len(costly)
-        charged = true_pos + other + gold.forbidden_weight * len(costly)
-        if not gold.required:
-            precision = recall = 1.0 if not given else 0.0
-        else:
-            precision = true_pos / charged if charged else 0.0
-            recall = true_pos / len(gold.required)
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        unrefuted = 1.0 - len(claimed_refuted) / len(given) if given else 1.0
+        counts = _evidence.set_counts(gold, given, claimed_refuted)
         spans = _evidence.spans_of(task)
         details = {
-            "true_positives": true_pos,
-            "missing": len(gold.required) - true_pos,
-            "false_positives": other,
+            "true_positives": counts.true_positives,
+            "missing": len(gold.required) - counts.true_positives,
+            "false_positives": counts.other,
             "forbidden": sorted(clip(item) for item in gold.forbidden & given)[:MAX_WITNESSES],
             "refuted": [
                 {"item": item, "file": spans[item].file, "line": refuted[item][0], "test": refuted[item][1]}
                 for item in sorted(claimed_refuted)[:MAX_WITNESSES]
             ],
         }
-        components = {FORMAT: 1.0, "precision": precision, "recall": recall, "f1": f1, "unrefuted": unrefuted}
+        unrefuted = 1.0 - len(claimed_refuted) / len(given) if given else 1.0
+        components = {FORMAT: 1.0, "precision": counts.precision, "recall": counts.recall, "f1": counts.f1,
+                      "unrefuted": unrefuted}  # fmt: skip
         exact = given == gold.required
-        return self.score(1.0 if exact else min(f1, 0.999), components, details)
+        return self.score(1.0 if exact else min(counts.f1, 0.999), components, details)
 
     def audit_cases(self, task: Task) -> tuple[AuditCase, ...]:
         return SetVerifier().audit_cases(task)
