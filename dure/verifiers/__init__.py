@@ -6,7 +6,7 @@ Built-in verifiers: ``set`` (:mod:`.sets`), ``path`` (:mod:`.paths`), ``exact`` 
 from __future__ import annotations
 
 from dure.tasks.model import TaskKind
-from dure.verifiers import coverage, differential, exact, paths, sets
+from dure.verifiers import coverage, differential, exact, paths, property, sets
 from dure.verifiers._registry import (
     ENTRY_POINT_GROUP,
     KILL_SWITCH,

@@ -242,7 +242,9 @@ def run(
     limits = sandbox.Limits(timeout=timeout, memory=4 * 1024**3, processes=256)
     full_env = {"PYTHONPATH": path, "DURE_OUTBOX": str(box), **env}
     result = sandbox.run_sandboxed(argv, directory=tree, limits=limits, env=full_env)
-    if result.exit_code is None or (result.exit_code == 126 or "Permission denied" in result.stderr[-300:]):
+    if (
+        result.exit_code is None or "os.execvp(argv[0], argv)" in result.stderr
+    ):  # the trampoline could not exec
         raise EvidenceError(
             f"the test interpreter {argv[0]} could not run in the sandbox ({result.stderr.strip()[-200:]}); "
             f"set {PYTHON_ENV} to an interpreter the sandbox user can run"
