@@ -6,7 +6,7 @@ Built-in verifiers: ``set`` (:mod:`.sets`), ``path`` (:mod:`.paths`), ``exact`` 
 from __future__ import annotations
 
 from dure.tasks.model import TaskKind
-from dure.verifiers import coverage, differential, exact, paths, property, sets
+from dure.verifiers import coverage, differential, exact, paths, property, sets, types
 from dure.verifiers._registry import (
     ENTRY_POINT_GROUP,
     KILL_SWITCH,
@@ -27,6 +27,7 @@ DEFAULT_VERIFIER: dict[TaskKind, str] = {
     TaskKind.CHANGE_IMPACT: sets.SetVerifier.name,
     TaskKind.CALL_PATH: paths.PathVerifier.name,
     TaskKind.DEFINITION: exact.ExactVerifier.name,
+    TaskKind.TYPE_COMPLETION: types.TypesVerifier.name,
 }
 
 __all__ = [

@@ -1,0 +1,415 @@
+"""``types``: restore stripped annotations; the answer maps each slot to a type string, dure inserts it.
+
+Slots are named ``"<module>.<Class>.<function>:return"`` or ``"...:param:<name>"`` (see
+:mod:`dure.verifiers.typeslots`); the reference answer (``task.answer``) maps every slot to its original
+annotation. Parameters (``task.verifier.params``):
+
+``module``            dotted name of the module (required)
+``path``              its path relative to the import root, e.g. ``"click/core.py"`` (required)
+``source``            the module as the agent sees it, annotations stripped (required)
+``files``             other files of the import root, relative path -> text (optional; without it the
+                      repository comes from the corpus cache, found by ``task.repo.sha256``)
+``root``              the import root inside the repository source, e.g. ``"src"`` (default ``""``)
+``baseline``          the checker's errors on the module with the reference annotations, as
+                      ``"line:code:message"`` strings (:func:`baseline_of` computes them)
+``engine``            ``"mypy"`` (default) or ``"pyright"``
+``flags``             mypy flags (default ``["--strict"]``); for pyright, ``[typeCheckingMode]``
+``checker_version``   the checker version the task was made with; another version refuses to judge
+``any_version``       ``true`` to judge with another checker version anyway (default ``false``)
+``python_version``    passed to the checker (default: the checker's own)
+``top_type_credit``   credit for an ``Any``/``object`` answer that type-checks (default 0.5, at most 0.5)
+``timeout``           seconds per checker run (default 120)
+
+Credit per slot: 1.0 when equal to the reference after normalisation (:mod:`dure.verifiers.typenorm`);
+1.0 when the checker accepts ``assert_type(answer, reference)`` in the module's scope and the answer adds
+no error; 0.5 when the answer is another type that adds no error to the module (against ``baseline``);
+otherwise 0. ``Any`` and ``object`` never earn equivalence. A type string that is not a plain type
+expression scores 0 for its slot and is never written or checked. The value is the mean over the reference
+slots (extra slots are ignored and counted); a checker that does not run is an error, never a pass.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from dure.corpus.fetch import list_cached
+from dure.tasks.errors import AnswerError, TaskError
+from dure.tasks.frozen import FrozenDict, JsonValue
+from dure.tasks.model import Score, Task
+from dure.verifiers._registry import register
+from dure.verifiers.base import FORMAT, AuditCase, Expect, Verifier, clip
+from dure.verifiers.typecheck import (
+    ENGINES,
+    CheckerError,
+    CheckerSettings,
+    Context,
+    Diagnostic,
+    checker_banner,
+    checker_version,
+    get_checker,
+)
+from dure.verifiers.typenorm import Canon, UnsafeType, parse_type, top_type_count
+from dure.verifiers.typeslots import SlotError, Template, build_template
+
+MAX_SLOTS = 1000
+EXACT, EQUIVALENT, COMPATIBLE = 1.0, 1.0, 0.5
+PROBE_IMPORT = "from typing import assert_type as dure_assert_type"
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A task's parsed parameters and template (cached: tasks are immutable and scored many times)."""
+
+    template: Template
+    gold: Mapping[str, str]  # slot -> one-line safe source of the reference type
+    gold_exprs: Mapping[str, ast.expr]
+    context: Context
+    settings: CheckerSettings
+    baseline: Counter[str] | None
+    version: str | None
+    any_version: bool
+    top_type_credit: float
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    credit: float
+    level: str  # exact | equivalent | compatible | wrong | missing | unsafe
+    reason: str = ""
+
+
+def _param(params: FrozenDict, key: str, kind: type | tuple[type, ...], default: object = ...) -> object:
+    if key not in params:
+        if default is ...:
+            raise TaskError(f"verifier.params.{key}", "missing")
+        return default
+    value = params[key]
+    if not isinstance(value, kind) or isinstance(value, bool) is not (kind is bool):
+        raise TaskError(f"verifier.params.{key}", f"has the wrong type ({type(value).__name__})")
+    return value
+
+
+@functools.lru_cache(maxsize=256)
+def prepare(repo_sha256: str, answer: JsonValue, params: FrozenDict) -> Prepared:
+    """Parse a task's reference answer and parameters once; raises :class:`TaskError`."""
+    if not isinstance(answer, FrozenDict) or not answer:
+        raise TaskError("answer", "must be a non-empty JSON object mapping slots to types")
+    module = str(_param(params, "module", str))
+    path = str(_param(params, "path", str))
+    source = str(_param(params, "source", str))
+    try:
+        gold_exprs = {slot: parse_type(text) for slot, text in answer.items()}
+        template = build_template(source, module, list(answer), is_package=path.endswith("__init__.py"))
+    except (UnsafeType, SlotError, SyntaxError) as problem:
+        raise TaskError("answer", str(problem)) from None
+    settings = _settings(params)
+    baseline = params.get("baseline")
+    if baseline is not None and not (
+        isinstance(baseline, tuple) and all(isinstance(b, str) for b in baseline)
+    ):
+        raise TaskError("verifier.params.baseline", "must be an array of strings")
+    credit = _param(params, "top_type_credit", (int, float), 0.5)
+    assert isinstance(credit, int | float)
+    if not 0.0 <= credit <= COMPATIBLE:
+        raise TaskError("verifier.params.top_type_credit", "must be from 0 to 0.5")
+    version = params.get("checker_version")
+    return Prepared(
+        template=template,
+        gold={slot: ast.unparse(expr) for slot, expr in gold_exprs.items()},
+        gold_exprs=gold_exprs,
+        context=_context(repo_sha256, params, module, path, source, settings=settings),
+        settings=settings,
+        baseline=Counter(str(item) for item in baseline) if baseline is not None else None,
+        version=version if isinstance(version, str) else None,
+        any_version=bool(_param(params, "any_version", bool, False)),
+        top_type_credit=float(credit),
+    )
+
+
+def _settings(params: FrozenDict) -> CheckerSettings:
+    engine = str(_param(params, "engine", str, "mypy"))
+    if engine not in ENGINES:
+        raise TaskError("verifier.params.engine", f"{engine!r} is not one of {ENGINES}")
+    default_flags = ("--strict",) if engine == "mypy" else ("strict",)
+    flags = _param(params, "flags", tuple, default_flags)
+    if not all(isinstance(flag, str) for flag in flags):  # type: ignore[attr-defined]
+        raise TaskError("verifier.params.flags", "must be an array of strings")
+    python = _param(params, "python_version", str, None)
+    timeout = _param(params, "timeout", (int, float), 120.0)
+    assert isinstance(timeout, int | float)
+    return CheckerSettings(engine, tuple(flags), python if isinstance(python, str) else None, float(timeout))  # type: ignore[arg-type]
+
+
+def _context(
+    repo_sha256: str, params: FrozenDict, module: str, path: str, source: str, *, settings: CheckerSettings
+) -> Context:
+    identity: list[object] = [module, path, settings.engine, settings.flags, settings.python_version]
+    files = params.get("files")
+    if files is not None:
+        if not isinstance(files, FrozenDict) or not all(isinstance(v, str) for v in files.values()):
+            raise TaskError("verifier.params.files", "must map relative paths to file contents")
+        every = {**{key: str(value) for key, value in files.items()}, path: source}
+        identity.append(sorted(every.items()))
+        return Context(_digest(identity), path, files=every)
+    root = str(_param(params, "root", str, ""))
+    found = [cached for cached in list_cached() if cached.sha256 == repo_sha256]
+    if not found:
+        raise TaskError("repo", f"repository {repo_sha256[:12]} is not in the corpus cache; fetch it first")
+    import_root = (found[0].root / root).resolve()
+    if not import_root.is_relative_to(found[0].root.resolve()) or not import_root.is_dir():
+        raise TaskError("verifier.params.root", f"{root!r} is not a directory of the repository")
+    identity += [repo_sha256, root]
+    return Context(_digest(identity), path, root=import_root)
+
+
+def _digest(identity: list[object]) -> str:
+    return hashlib.sha256(json.dumps(identity, default=list).encode("utf-8")).hexdigest()
+
+
+def check_version(prepared: Prepared) -> str:
+    """The checker banner; raises :class:`TaskError` when the version differs from the task's."""
+    engine = prepared.settings.engine
+    installed = checker_version(engine)
+    if prepared.version is not None and prepared.version != installed and not prepared.any_version:
+        raise TaskError(
+            "verifier.params.checker_version",
+            f"the task was made with {engine} {prepared.version}, this is {engine} {installed}; "
+            "refusing to judge (set any_version to judge anyway)",
+        )
+    return checker_banner(engine)
+
+
+@register
+class TypesVerifier(Verifier):
+    name = "types"
+    description = "type strings for stripped annotations: normalised equality, assert_type, or type-checks"
+    components = (FORMAT, "exact", "equivalent", "compatible")
+
+    def check(self, task: Task, answer: JsonValue) -> Score:
+        prepared = prepare(task.repo.sha256, task.answer, task.verifier.params)
+        if not isinstance(answer, FrozenDict):
+            raise AnswerError("expected a JSON object mapping slots to type strings")
+        if len(answer) > MAX_SLOTS:
+            raise AnswerError(f"{len(answer)} slots, more than the limit of {MAX_SLOTS}")
+        verdicts = _static_verdicts(prepared, answer)
+        candidates = [slot for slot, verdict in verdicts.items() if verdict.level == "pending"]
+        details: dict[str, object] = {"checker": None, "checker_runs": 0}
+        if candidates:
+            details["checker"] = check_version(prepared)
+            try:
+                runs, new_errors = _judge(prepared, answer, candidates, verdicts)
+            except CheckerError as problem:
+                raise TaskError("checker", str(problem)) from None
+            details["checker_runs"] = runs
+            details["new_errors"] = [clip(error) for error in new_errors[:10]]
+        return self._score(prepared, answer, verdicts, details)
+
+    def _score(
+        self,
+        prepared: Prepared,
+        answer: FrozenDict,
+        verdicts: dict[str, Verdict],
+        details: dict[str, object],
+    ) -> Score:
+        count = len(prepared.gold)
+        levels = Counter(verdict.level for verdict in verdicts.values())
+        components = {
+            FORMAT: 1.0,
+            "exact": levels["exact"] / count,
+            "equivalent": (levels["exact"] + levels["equivalent"]) / count,
+            "compatible": sum(1 for v in verdicts.values() if v.credit > 0) / count,
+        }
+        value = sum(verdict.credit for verdict in verdicts.values()) / count
+        details["slots"] = {
+            slot: {"credit": v.credit, "level": v.level, "reason": clip(v.reason)}
+            for slot, v in verdicts.items()
+        }
+        details["extra_slots"] = len(set(answer) - set(prepared.gold))
+        return self.score(value, components, details)
+
+    def audit_cases(self, task: Task) -> tuple[AuditCase, ...]:
+        prepared = prepare(task.repo.sha256, task.answer, task.verifier.params)
+        gold = prepared.gold
+        quoted = {slot: repr(text) for slot, text in gold.items()}
+        respelled = {
+            slot: ast.unparse(_TypingSpelling().visit(parse_type(text))) for slot, text in gold.items()
+        }
+        wrong = {
+            slot: "bytes" if _canon(prepared, slot, text) == "builtins.complex" else "complex"
+            for slot, text in gold.items()
+        }
+        top = prepared.top_type_credit
+        cases = [
+            AuditCase("quoted", FrozenDict(quoted), Expect.EQUIVALENT),
+            AuditCase("typing spelling", FrozenDict(respelled), Expect.EQUIVALENT),
+            AuditCase("empty", FrozenDict(), Expect.WRONG, 0.0),
+            AuditCase("all Any", FrozenDict(dict.fromkeys(gold, "typing.Any")), Expect.WRONG, top),
+            AuditCase("all object", FrozenDict(dict.fromkeys(gold, "object")), Expect.WRONG, top),
+            AuditCase("wrong types", FrozenDict(wrong), Expect.WRONG, COMPATIBLE),
+        ]
+        return tuple(cases)
+
+
+def _canon(prepared: Prepared, slot: str, text: str) -> str:
+    try:
+        return Canon(prepared.template.scopes[slot]).spell(parse_type(text))
+    except UnsafeType:
+        return ""
+
+
+def _static_verdicts(prepared: Prepared, answer: FrozenDict) -> dict[str, Verdict]:
+    """Missing, unsafe and exact slots decided without the checker; the rest are ``pending``."""
+    verdicts: dict[str, Verdict] = {}
+    parsed: dict[str, ast.expr] = {}
+    for slot in prepared.gold:
+        if slot not in answer:
+            verdicts[slot] = Verdict(0.0, "missing", "no type given")
+            continue
+        try:
+            parsed[slot] = parse_type(answer[slot])
+        except UnsafeType as problem:
+            verdicts[slot] = Verdict(0.0, "unsafe", str(problem))
+    template = prepared.template
+    by_function: dict[str, list[str]] = {}
+    for slot in sorted(parsed, key=lambda s: template.position[s]):
+        by_function.setdefault(template.function_of[slot], []).append(slot)
+    for slots in by_function.values():
+        scope = template.scopes[slots[0]]
+        given, reference = Canon(scope), Canon(scope)
+        for slot in slots:
+            try:
+                mine, theirs = given.spell(parsed[slot]), reference.spell(prepared.gold_exprs[slot])
+            except UnsafeType as problem:  # a forward reference that is not a plain type
+                verdicts[slot] = Verdict(0.0, "unsafe", str(problem))
+                continue
+            if mine == theirs:
+                verdicts[slot] = Verdict(EXACT, "exact")
+            else:
+                weaker = top_type_count(mine) > top_type_count(theirs)
+                verdicts[slot] = Verdict(0.0, "pending", "top" if weaker else "")
+    return {slot: verdicts[slot] for slot in prepared.gold}
+
+
+def _judge(
+    prepared: Prepared, answer: FrozenDict, candidates: list[str], verdicts: dict[str, Verdict]
+) -> tuple[int, list[str]]:
+    """Run the checker for the pending slots, updating ``verdicts``; returns runs and new errors.
+
+    Exact slots are filled with the answer's own spelling too (TypeVars tie a function's slots together),
+    missing and unsafe ones with the reference. One run checks all pending slots together, with an
+    ``assert_type`` probe for each; only when it adds errors is each pending slot checked on its own.
+    """
+    if prepared.baseline is None:
+        raise TaskError("verifier.params.baseline", "missing (compute it with baseline_of)")
+    exact = {s: ast.unparse(parse_type(answer[s])) for s, v in verdicts.items() if v.level == "exact"}
+    sources = {slot: ast.unparse(parse_type(answer[slot])) for slot in candidates}
+    probed = [slot for slot in candidates if verdicts[slot].reason != "top"]
+    text, probe_lines = _module_text(prepared, {**exact, **sources}, probed)
+    errors = _check(prepared, text)
+    new = _new_errors(prepared, errors, probe_lines)
+    failed_probes = {probe_lines[d.line] for d in errors if d.line in probe_lines}
+    runs = 1
+    compatible = dict.fromkeys(candidates, not new)
+    if new and len(candidates) > 1:
+        for slot in candidates:
+            alone, _ = _module_text(prepared, {**exact, slot: sources[slot]}, [])
+            compatible[slot] = not _new_errors(prepared, _check(prepared, alone))
+            runs += 1
+    for slot in candidates:
+        top = verdicts[slot].reason == "top"
+        if not compatible[slot]:
+            verdicts[slot] = Verdict(0.0, "wrong", "adds type errors to the module")
+        elif slot in probed and slot not in failed_probes:
+            verdicts[slot] = Verdict(EQUIVALENT, "equivalent", "assert_type accepts it")
+        elif top:
+            verdicts[slot] = Verdict(prepared.top_type_credit, "compatible", "Any/object: never equivalent")
+        else:
+            verdicts[slot] = Verdict(COMPATIBLE, "compatible", "another type that adds no error")
+    return runs, [d.key for d in new]
+
+
+def _module_text(
+    prepared: Prepared, sources: Mapping[str, str], probed: list[str]
+) -> tuple[str, dict[int, str]]:
+    """The module with ``sources`` at their slots (the reference elsewhere), imports and probes appended."""
+    template = prepared.template
+    text = template.render({**prepared.gold, **sources})
+    lines = text.splitlines()
+    roots: set[str] = set()
+    for slot, source in sources.items():
+        roots |= template.scopes[slot].unbound_roots(parse_type(source))
+    lines += ["", *(f"import {root}" for root in sorted(roots) if root.isidentifier())]
+    probe_lines: dict[int, str] = {}
+    if probed:
+        lines.append(PROBE_IMPORT)
+    for number, slot in enumerate(probed):
+        start = len(lines) + 1
+        lines += [
+            f"def dure_probe_{number}(dure_value: {sources[slot]}) -> {sources[slot]}:",
+            f"    dure_assert_type(dure_value, {prepared.gold[slot]})",
+            "    return dure_value",
+        ]
+        probe_lines.update(dict.fromkeys(range(start, start + 3), slot))
+    text = "\n".join(lines) + "\n"
+    try:
+        compile(text, prepared.context.module_path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as problem:
+        raise CheckerError(f"the filled module does not compile: {problem}") from None
+    return text, probe_lines
+
+
+def _check(prepared: Prepared, text: str) -> tuple[Diagnostic, ...]:
+    return get_checker().check(prepared.context, text, prepared.settings)
+
+
+def _new_errors(
+    prepared: Prepared, errors: tuple[Diagnostic, ...], probe_lines: Mapping[int, str] | None = None
+) -> list[Diagnostic]:
+    """Errors outside the probes that the baseline does not have (as many times as they occur)."""
+    assert prepared.baseline is not None
+    budget = Counter(prepared.baseline)
+    new = []
+    for diagnostic in errors:
+        if probe_lines and diagnostic.line in probe_lines:
+            continue
+        if budget[diagnostic.key] > 0:
+            budget[diagnostic.key] -= 1
+        else:
+            new.append(diagnostic)
+    return new
+
+
+def baseline_of(task: Task) -> tuple[str, ...]:
+    """The checker's errors on the module with the reference annotations: the task's ``baseline``."""
+    prepared = prepare(task.repo.sha256, task.answer, task.verifier.params)
+    check_version(prepared)
+    text = prepared.template.render(prepared.gold)
+    return tuple(sorted(d.key for d in _check(prepared, text + "\n")))
+
+
+def _typing_spelling(text: str) -> str:
+    return ast.unparse(_TypingSpelling().visit(parse_type(text)))
+
+
+class _TypingSpelling(ast.NodeTransformer):
+    """The old spelling: ``X | Y`` as ``typing.Union[X, Y]``, ``list[...]`` as ``typing.List[...]``."""
+
+    NAMES: dict[str, str] = {"list": "List", "dict": "Dict", "set": "Set", "frozenset": "FrozenSet",
+                             "tuple": "Tuple", "type": "Type"}  # fmt: skip
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        members = [self.visit(node.left), self.visit(node.right)]
+        union = ast.Attribute(ast.Name("typing", ast.Load()), "Union", ast.Load())
+        return ast.Subscript(union, ast.Tuple(members, ast.Load()), ast.Load())
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.value, ast.Name) and node.value.id in self.NAMES:
+            node.value = ast.Attribute(ast.Name("typing", ast.Load()), self.NAMES[node.value.id], ast.Load())
+        return node
