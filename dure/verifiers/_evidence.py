@@ -276,11 +276,16 @@ def task_base_key(task: Task) -> list[object]:
 
 
 class ResultCache:
-    """JSON results by key: in memory, then on disk; ``get_or_run`` runs a job once across processes."""
+    """JSON results by key: in memory, then on disk; ``get_or_run`` runs a job once across processes.
+
+    A job that fails with :class:`EvidenceError` is not retried by this process (nor cached on disk, so a
+    new process tries again).
+    """
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self.memory: dict[str, Any] = {}
+        self.failures: dict[str, str] = {}  # this process tries a failing job once, not once per answer
 
     def folder(self) -> Path:
         return cache_root() / "evidence" / self.kind
@@ -288,6 +293,8 @@ class ResultCache:
     def get_or_run(self, key: str, job: Callable[[], Any]) -> Any:
         if key in self.memory:
             return self.memory[key]
+        if key in self.failures:
+            raise EvidenceError(self.failures[key])
         folder = self.folder()
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{key}.json"
@@ -296,7 +303,11 @@ class ResultCache:
             try:
                 value = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
-                value = job()
+                try:
+                    value = job()
+                except EvidenceError as problem:
+                    self.failures[key] = str(problem)
+                    raise
                 scratch = path.with_suffix(f".{os.getpid()}.tmp")
                 scratch.write_text(json.dumps(value, sort_keys=True), encoding="utf-8")
                 os.replace(scratch, path)
