@@ -164,6 +164,8 @@ class CallResolver:
             return self._property_access(site)
         if kind == "attrset":
             return self._property_access(site, setter=True)
+        if kind == "classdef":
+            return self._class_creation(record.func[1])
         receiver = self.evaluator.evaluate(record.func, site.key)
         if kind == "raise":
             return self._raised(receiver)
@@ -322,14 +324,52 @@ class CallResolver:
                 targets.extend(self._dunder(value[1], dunder, exact=value[2], unique=unique))
         return _deduplicate(targets)
 
+    def _class_creation(self, cls: str) -> list[ResolvedTarget]:
+        """A ``class`` statement runs its metaclass's ``__new__``/``__init__`` and the bases'
+        ``__init_subclass__`` (repository code only)."""
+        targets: list[ResolvedTarget] = []
+        for method in self._metaclass_methods(cls, ("__new__", "__init__")):
+            targets.append(ResolvedTarget(method, Certainty.CERTAIN))
+        for base in self.program.mro(cls)[1:]:
+            if any(
+                b.kind == "def"
+                for b, _ in self.program.bindings(self.program.def_scope[base], "__init_subclass__")
+            ):
+                targets.append(ResolvedTarget(f"{base}.__init_subclass__", Certainty.CERTAIN))
+                break
+        return targets
+
+    def _metaclass_methods(self, cls: str, names: tuple[str, ...]) -> list[str]:
+        program = self.program
+        for klass in program.mro(cls):
+            scope = program.class_scope(klass)
+            parent = program.parent(program.def_scope[klass]) if scope is not None else None
+            if scope is None or scope.metaclass is None or parent is None:
+                continue
+            values = self.evaluator.evaluate(scope.metaclass, parent).values
+            metaclasses = [v[1] for v in values if v[0] == "C"]
+            return [
+                f"{owner}.{name}"
+                for meta in metaclasses[:1]
+                for name in names
+                for owner in self._defining_class(meta, name)
+            ]
+        return []
+
     def _property_access(self, site: ResolvedSite, *, setter: bool = False) -> list[ResolvedTarget]:
-        """``obj.p`` runs the getter of property ``p``; ``obj.p = v`` runs its setter."""
+        """``obj.p`` runs the getter of property ``p``; ``obj.p = v`` runs its setter.
+
+        A read of a property's name on a receiver the index cannot name may run that property: unresolved.
+        """
         ref = site.record.func
         names = self.setter_names if setter else self.property_names
         if ref[0] != "a" or ref[2] not in names:
             return []
         receiver = self.evaluator.evaluate(ref[1], site.key)
-        return self._property_targets(receiver, ref[2], setter=setter)
+        targets = self._property_targets(receiver, ref[2], setter=setter)
+        if not receiver.complete:
+            targets.append(ResolvedTarget(site.record.text, Certainty.UNRESOLVED))
+        return targets
 
     def _property_targets(self, receiver: Vals, attr: str, *, setter: bool = False) -> list[ResolvedTarget]:
         targets: list[ResolvedTarget] = []

@@ -379,6 +379,7 @@ class ModuleCollector:
         scope.metaclass = self.ref(metaclass) if metaclass is not None else None
         self.summary.def_scopes.setdefault(qualname, scope.id)
         self._define(node, qualname, DefinitionKind.CLASS, scope)
+        self._call(node, "classdef", ("d", qualname), f"class {node.name}")  # metaclass, __init_subclass__
         self._decorate(node, qualname, scope.decorators)
         self.bind(node.name, Binding("class", qualname, scope.id))
         with self._new_body(scope):

@@ -117,6 +117,19 @@ class Evaluator:
     def evaluate(self, ref: Ref, key: ScopeKey) -> Vals:
         return self._memoised((key, ref), lambda: self._evaluate(ref, key))
 
+    def evaluate_before(self, ref: Ref, key: ScopeKey, line: int) -> Vals:
+        """``ref`` as evaluated when the statement at ``line`` runs: ``class A(A):`` names the older ``A``."""
+        if ref[0] == "a":
+            return self.attribute(self.evaluate_before(ref[1], key, line), ref[2])
+        scope = self.program.scope(key)
+        if ref[0] != "n" or scope.kind not in ("module", "class"):
+            return self.evaluate(ref, key)
+        earlier = [b for b in scope.bindings.get(ref[1], ()) if b.line < line and not b.type_only]
+        if not earlier:
+            return self.evaluate(ref, key)
+        last = max((i for i, b in enumerate(earlier) if not b.guarded), default=0)
+        return union([self.binding(b, key) for b in earlier[last:]])
+
     def _evaluate(self, ref: Ref, key: ScopeKey) -> Vals:
         tag = ref[0]
         if tag == "n":
@@ -439,7 +452,10 @@ class Evaluator:
 
         def compute() -> Vals:
             dispatched = classes or self.program.dispatch_classes(cls, attr)
-            return union([self._instance_member(klass, attr) for klass in dispatched])
+            result = union([self._instance_member(klass, attr) for klass in dispatched])
+            if classes is None and self.program.open_dispatch(cls, attr):
+                return Vals(result.values, False, False)  # an unnamed base may make it something else
+            return result
 
         return self._memoised((("I", cls, exact), ("member", attr)), compute)
 

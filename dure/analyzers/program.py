@@ -78,7 +78,14 @@ class Program:
         """Forget derived tables (after bases were resolved or bindings added from elsewhere)."""
         self._bindings_memo.clear()
         self._member_memo.clear()
-        for derived in ("_mro_table", "direct_subclasses", "_subclass_memo", "_definers"):
+        for derived in (
+            "_mro_table",
+            "direct_subclasses",
+            "_subclass_memo",
+            "_definers",
+            "_open_classes",
+            "_open_memo",
+        ):
             self.__dict__.pop(derived, None)
 
     def _bindings(self, key: ScopeKey, name: str, runtime: bool) -> list[tuple[Binding, ScopeKey]]:
@@ -230,7 +237,50 @@ class Program:
         return table
 
     def dispatch_classes(self, cls: str, attr: str) -> list[str]:
-        """``cls`` and the subclasses where looking up ``attr`` can give something else than on ``cls``."""
+        """``cls`` and the subclasses where looking up ``attr`` can give something else than on ``cls``.
+
+        Classes with a base the index cannot name may be subclasses of anything: those whose known part
+        defines ``attr`` are included too (see :meth:`open_dispatch`).
+        """
+        return self._dispatch_known(cls, attr) + self.open_dispatch(cls, attr)
+
+    def open_dispatch(self, cls: str, attr: str) -> list[str]:
+        """Classes with unnamed bases (maybe subclasses of ``cls``) that would find ``attr`` elsewhere."""
+        candidates = self._open_definers(attr)
+        if not candidates:
+            return []
+        ancestors = set(self.mro(cls))
+        subclasses = self.subclasses(cls)
+        found = []
+        for klass in candidates:
+            if klass in ancestors or klass in subclasses:
+                continue
+            for owner in self.mro(klass):
+                if owner in ancestors:
+                    break
+                if owner in self._definers.get(attr, ()):
+                    found.append(klass)
+                    break
+        return sorted(found)
+
+    def _open_definers(self, attr: str) -> list[str]:
+        """Classes with an unnamed base whose known MRO defines ``attr`` (memoised per name)."""
+        found = self._open_memo.get(attr)
+        if found is None:
+            definers = self._definers.get(attr, set())
+            found = [k for k in self._open_classes if any(o in definers for o in self.mro(k))]
+            self._open_memo[attr] = found
+        return found
+
+    @cached_property
+    def _open_classes(self) -> list[str]:
+        return sorted(k for k, unknown in self.unresolved_bases.items() if unknown)
+
+    @cached_property
+    def _open_memo(self) -> dict[str, list[str]]:
+        return {}
+
+    def _dispatch_known(self, cls: str, attr: str) -> list[str]:
         subclasses = self.subclasses(cls)
         if not subclasses:
             return [cls]

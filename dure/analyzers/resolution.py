@@ -104,8 +104,9 @@ def _resolve_bases(program: Program, evaluator: Evaluator) -> None:
             repo: list[str] = []
             external: list[str] = []
             unknown: list[str] = []
+            line = next(d.line for d in summary.definitions if d.qualname == scope.owner)
             for ref, text in zip(scope.bases, scope.base_texts, strict=True):
-                vals = evaluator.evaluate(ref, (module, scope.parent))
+                vals = evaluator.evaluate_before(ref, (module, scope.parent), line)
                 classes = [v for v in vals.values if v[0] in ("C", "X")]
                 if not vals.complete or len(classes) != 1 or len(vals.values) != 1:
                     unknown.append(text)
