@@ -8,6 +8,7 @@ the system Python that sees this environment's packages through a ``.pth`` file.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -22,6 +23,7 @@ from dure.tasks.frozen import freeze_object
 
 CORE = '''\
 """The core of the fixture package."""
+import atexit
 import os
 import json
 
@@ -112,6 +114,7 @@ def shared_dir() -> Path:
     """A fresh directory the sandbox user can read (pytest's tmp_path is private to root)."""
     folder = Path(tempfile.mkdtemp(prefix="dure-test-"))
     folder.chmod(0o755)
+    atexit.register(shutil.rmtree, folder, True)
     return folder
 
 
