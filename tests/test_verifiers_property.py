@@ -70,7 +70,7 @@ def test_a_wrong_answer_fails_with_the_falsifying_example() -> None:
 
 
 def test_the_verdict_is_deterministic() -> None:
-    from dure.verifiers.property import run_property  # noqa: PLC0415 - the cache must be cleared first
+    from dure.verifiers.properties import run_property  # noqa: PLC0415 - the cache must be cleared first
 
     task = property_task()
     run_property.cache_clear()

@@ -1,12 +1,14 @@
 """Verifiers, one module per verifier, looked up by name (see DESIGN.md, "The contracts").
 
-Built-in verifiers: ``set`` (:mod:`.sets`), ``path`` (:mod:`.paths`), ``exact`` (:mod:`.exact`).
+Built-in verifiers: ``set`` (:mod:`.sets`), ``path`` (:mod:`.paths`), ``exact`` (:mod:`.exact`), ``types``
+(:mod:`.types`), ``coverage`` (:mod:`.coverage`), ``differential`` (:mod:`.differential`) and ``property``
+(:mod:`.properties`). Importing a verifier module registers it.
 """
 
 from __future__ import annotations
 
 from dure.tasks.model import TaskKind
-from dure.verifiers import coverage, differential, exact, paths, property, sets, types
+from dure.verifiers import coverage, differential, exact, paths, properties, sets, types  # noqa: F401 - registration
 from dure.verifiers._registry import (
     ENTRY_POINT_GROUP,
     KILL_SWITCH,
