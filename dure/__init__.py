@@ -66,6 +66,8 @@ from dure.tasks import (
 )
 from dure.verifiers import DEFAULT_VERIFIER, Verifier, get_verifier, register
 from dure.verifiers.audit import audit_task
+from dure.verifiers.types import baseline_of
+from dure.workspace import WorkspaceError, materialise
 
 __all__ = [
     "DEFAULT_VERIFIER",
@@ -109,7 +111,9 @@ __all__ = [
     "UnknownVerifierError",
     "Verifier",
     "VerifierSpec",
+    "WorkspaceError",
     "audit_task",
+    "baseline_of",
     "build_index",
     "decode_task",
     "encode_task",
@@ -120,6 +124,7 @@ __all__ = [
     "list_cached",
     "load_manifest",
     "make_task",
+    "materialise",
     "read_tasks",
     "register",
     "resolve_repositories",
