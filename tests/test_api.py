@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import dure
 
 
@@ -12,6 +14,15 @@ def test_all_names_exist_once() -> None:
 
 
 def test_every_public_object_is_listed() -> None:
-    public = {name for name in vars(dure) if not name.startswith("_") and name != "annotations"}
+    for name in dure.__all__:
+        getattr(dure, name)  # the facade loads names on first use
+    helpers = {"annotations", "TYPE_CHECKING", "Any"}
+    public = {name for name in vars(dure) if not name.startswith("_") and name not in helpers}
     modules = {name for name in public if type(getattr(dure, name)).__name__ == "module"}
     assert public - modules == set(dure.__all__)
+    assert set(dure.__all__) <= set(dir(dure))
+
+
+def test_unknown_names_raise_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'nonexistent'"):
+        dure.nonexistent  # noqa: B018 - the attribute access is the test

@@ -36,19 +36,10 @@ def graph_document(index: RepoIndex) -> dict[str, Any]:
         {"name": d.qualname, "kind": d.kind.value, "file": d.file, "line": d.line, "end_line": d.end_line}
         for d in sorted(index.definitions.values(), key=lambda d: (d.file, d.line, d.qualname))
     ]
-    edges = sorted(
-        (
-            {
-                "caller": e.caller,
-                "callee": e.callee,
-                "certainty": e.certainty.value,
-                "file": e.file,
-                "line": e.line,
-            }
-            for e in index.edges()
-        ),
-        key=lambda e: (e["file"], e["line"], e["caller"], e["callee"], e["certainty"]),
-    )
+    edges = [
+        {"caller": caller, "callee": callee, "certainty": certainty, "file": file, "line": line}
+        for file, line, caller, callee, certainty in sorted(index.edge_rows())
+    ]
     return {
         "format": "dure-index",
         "version": FORMAT_VERSION,
@@ -67,8 +58,8 @@ def write_graph(index: RepoIndex, path: Path) -> None:
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(graph_document(index), stream, separators=(",", ":"))
-            stream.write("\n")
+            # dumps (the C encoder) then one write: json.dump to a stream encodes in pure Python, 5x slower
+            stream.write(json.dumps(graph_document(index), separators=(",", ":")) + "\n")
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -109,6 +109,20 @@ class RepoIndex:
             self._derived[name] = build()
         return self._derived[name]
 
+    def edge_rows(self) -> list[tuple[str, int, str, str, str]]:
+        """``(file, line, caller, callee, certainty)`` per edge, cheap even before call sites are loaded."""
+        if self._call_sites is None:
+            return [
+                (row[1], row[2], row[0], callee, certainty)
+                for row in self._raw["call_sites"]
+                for callee, certainty in row[5]
+            ]
+        return [
+            (s.file, s.line, s.caller, t.callee, t.certainty.value)
+            for s in self._call_sites
+            for t in s.targets
+        ]
+
     def edges(self) -> list[CallEdge]:
         """One edge per (call site, target)."""
         return [
@@ -118,11 +132,21 @@ class RepoIndex:
         ]
 
     def certainty_counts(self) -> dict[Certainty, int]:
+        """Targets by certainty (from the stored rows when the call sites are not loaded yet)."""
         counts = dict.fromkeys(Certainty, 0)
+        if self._call_sites is None:
+            for row in self._raw["call_sites"]:
+                for _, certainty in row[5]:
+                    counts[Certainty(certainty)] += 1
+            return counts
         for site in self.call_sites:
             for target in site.targets:
                 counts[target.certainty] += 1
         return counts
+
+    @property
+    def call_site_count(self) -> int:
+        return len(self._raw["call_sites"]) if self._call_sites is None else len(self._call_sites)
 
     def sites_by_caller(self) -> dict[str, list[CallSite]]:
         def build() -> dict[str, list[CallSite]]:

@@ -14,8 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-
-import jedi
+from typing import Any
 
 from dure.analyzers.callgraph import ResolvedSite, ResolvedTarget
 from dure.analyzers.model import Certainty, Definition, DefinitionKind
@@ -43,7 +42,7 @@ def _character_column(line: str, byte_column: int) -> int:
     return len(line.encode()[:byte_column].decode(errors="ignore"))
 
 
-def _targets(names: Iterable[jedi.api.classes.Name], definitions: Mapping[str, Definition]) -> list[str]:
+def _targets(names: Iterable[Any], definitions: Mapping[str, Definition]) -> list[str]:
     found = []
     for name in names:
         full = name.full_name
@@ -67,6 +66,8 @@ def add_jedi_targets(
     definitions: Mapping[str, Definition],
 ) -> JediReport:
     """Give unresolved explicit calls the targets jedi infers for the called name, as possible targets."""
+    import jedi  # noqa: PLC0415 - costly to import, and needed only when asked for
+
     started = time.perf_counter()
     pending: dict[str, list[ResolvedSite]] = defaultdict(list)
     for site in sites:

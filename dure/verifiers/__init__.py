@@ -2,13 +2,13 @@
 
 Built-in verifiers: ``set`` (:mod:`.sets`), ``path`` (:mod:`.paths`), ``exact`` (:mod:`.exact`), ``types``
 (:mod:`.types`), ``coverage`` (:mod:`.coverage`), ``differential`` (:mod:`.differential`) and ``property``
-(:mod:`.properties`). Importing a verifier module registers it.
+(:mod:`.properties`). Importing a verifier module registers it; the last four load on first use.
 """
 
 from __future__ import annotations
 
 from dure.tasks.model import TaskKind
-from dure.verifiers import coverage, differential, exact, paths, properties, sets, types  # noqa: F401 - registration
+from dure.verifiers import exact, paths, sets
 from dure.verifiers._registry import (
     ENTRY_POINT_GROUP,
     KILL_SWITCH,
@@ -29,7 +29,7 @@ DEFAULT_VERIFIER: dict[TaskKind, str] = {
     TaskKind.CHANGE_IMPACT: sets.SetVerifier.name,
     TaskKind.CALL_PATH: paths.PathVerifier.name,
     TaskKind.DEFINITION: exact.ExactVerifier.name,
-    TaskKind.TYPE_COMPLETION: types.TypesVerifier.name,
+    TaskKind.TYPE_COMPLETION: "types",
 }
 
 __all__ = [

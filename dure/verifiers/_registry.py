@@ -7,6 +7,7 @@ not built in, and never when ``DURE_NO_PLUGINS`` is set (the kill switch for a b
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import os
 from typing import TypeVar
@@ -21,6 +22,13 @@ V = TypeVar("V", bound=type[Verifier])
 
 _BUILTIN: dict[str, Verifier] = {}
 _PLUGINS: dict[str, Verifier | UnknownVerifierError] = {}
+#: Built-ins whose modules import heavy libraries (LibCST, checkers, coverage): loaded on first use.
+_DEFERRED = {
+    "coverage": "dure.verifiers.coverage",
+    "differential": "dure.verifiers.differential",
+    "property": "dure.verifiers.properties",
+    "types": "dure.verifiers.types",
+}
 
 
 def register(cls: V) -> V:
@@ -32,7 +40,7 @@ def register(cls: V) -> V:
 
 
 def builtin_names() -> tuple[str, ...]:
-    return tuple(sorted(_BUILTIN))
+    return tuple(sorted({*_BUILTIN, *_DEFERRED}))
 
 
 def plugin_names() -> tuple[str, ...]:
@@ -45,6 +53,9 @@ def plugin_names() -> tuple[str, ...]:
 def get_verifier(name: str) -> Verifier:
     """The verifier called ``name``; raises :class:`UnknownVerifierError` saying why none is available."""
     found = _BUILTIN.get(name)
+    if found is None and name in _DEFERRED:
+        importlib.import_module(_DEFERRED[name])  # registers it
+        found = _BUILTIN.get(name)
     if found is not None:
         return found
     if os.environ.get(KILL_SWITCH):
