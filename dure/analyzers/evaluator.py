@@ -7,7 +7,7 @@ from typing import Any
 
 from dure.analyzers.program import BUILTIN_NAMES, Program, ScopeKey
 from dure.analyzers.summary import Binding, Ref
-from dure.analyzers.values import NOTHING, UNKNOWN_VALS, Vals, Value, inexact, single, union
+from dure.analyzers.values import NOTHING, UNKNOWN_VALS, Vals, Value, incomplete, inexact, single, union
 
 #: Decorators (by import path) that return the function they decorate, or a wrapper that calls it as is.
 TRANSPARENT_DECORATORS = frozenset(
@@ -173,7 +173,7 @@ class Evaluator:
             return UNKNOWN_VALS
         items = union(parts)
         if base[0] != "q" or not container.complete:
-            return Vals(items.values, False, False)
+            return incomplete(items)
         return Vals(items.values, items.complete, items.exact and len(items.values) == 1)
 
     def _protocol_items(self, instance: Value, iterating: bool) -> Vals:
@@ -217,7 +217,7 @@ class Evaluator:
             return UNKNOWN_VALS
         result = union([self.binding(b, where) for b, where in found])
         if any(where[1] == 0 and where[0] in self.program.dynamic_namespaces for _, where in found):
-            return Vals(result.values, False, False)  # globals()[...] = ... may have replaced it
+            return incomplete(result)  # globals()[...] = ... may have replaced it
         return result
 
     def binding(self, binding: Binding, key: ScopeKey) -> Vals:
@@ -405,7 +405,7 @@ class Evaluator:
             return UNKNOWN_VALS
         result = union(parts)
         if not base.complete:
-            return Vals(result.values, False, False)
+            return incomplete(result)
         if not base.exact:
             return inexact(result)
         return result
@@ -454,7 +454,7 @@ class Evaluator:
             dispatched = classes or self.program.dispatch_classes(cls, attr)
             result = union([self._instance_member(klass, attr) for klass in dispatched])
             if classes is None and self.program.open_dispatch(cls, attr):
-                return Vals(result.values, False, False)  # an unnamed base may make it something else
+                return incomplete(result)  # an unnamed base may make it something else
             return result
 
         return self._memoised((("I", cls, exact), ("member", attr)), compute)
@@ -563,7 +563,7 @@ class Evaluator:
         if not parts:
             return UNKNOWN_VALS
         result = union(parts)
-        return result if func.complete else Vals(result.values, False, False)
+        return result if func.complete else incomplete(result)
 
     def _result_of(self, value: Value, args: tuple[Ref, ...], key: ScopeKey) -> Vals:
         tag = value[0]
@@ -619,7 +619,7 @@ class Evaluator:
                             if attr.startswith(prefix):
                                 parts.append(self.member(value, attr))
         merged = union(parts) if parts else UNKNOWN_VALS
-        return Vals(merged.values, False, False)
+        return incomplete(merged)
 
     def namespace(self, module: str) -> Vals:
         """The values of a module's global names (``globals()``)."""
@@ -627,7 +627,7 @@ class Evaluator:
             return UNKNOWN_VALS
         names = [n for n in self.program.scope((module, 0)).bindings if n != "*"]
         merged = union([self.module_member(module, n) for n in names]) if names else UNKNOWN_VALS
-        return Vals(merged.values, False, False)
+        return incomplete(merged)
 
     def returns(self, qualname: str) -> Vals:
         """What calling the function ``qualname`` returns."""

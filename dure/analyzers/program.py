@@ -302,9 +302,6 @@ class Program:
                 seen.setdefault(base)
         return tuple(seen)
 
-    def has_unknown_ancestor(self, cls: str) -> bool:
-        return any(self.unresolved_bases.get(klass) for klass in self.mro(cls))
-
     def class_member(self, cls: str, name: str) -> Iterator[tuple[str, list[tuple[Binding, ScopeKey]]]]:
         """``(class, bindings)`` for the first class in the MRO of ``cls`` whose body binds ``name``."""
         for klass in self.mro(cls):
