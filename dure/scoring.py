@@ -29,7 +29,7 @@ from dure.verifiers.base import FORMAT
 
 MAX_TEXT_CHARS = 1_000_000
 DEFAULT_TIMEOUT = 10.0  # seconds per answer in the batch API
-DEFAULT_CHUNKSIZE = 64
+DEFAULT_CHUNKSIZE = 256  # answers sent to a worker at once: enough that the hand-over does not dominate
 MAX_FAILED_STARTS = 3
 _OPEN, _CLOSE, _FENCE = "<answer>", "</answer>", "```json"
 
