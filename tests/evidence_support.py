@@ -9,8 +9,11 @@ the system Python that sees this environment's packages through a ``.pth`` file.
 from __future__ import annotations
 
 import atexit
+import importlib.metadata
 import os
+import re
 import shutil
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -118,6 +121,44 @@ def shared_dir() -> Path:
     return folder
 
 
+#: What the sandboxed runs import: their distributions and everything those require are copied.
+SANDBOX_DISTRIBUTIONS = ("pytest", "coverage", "hypothesis")
+
+
+def _requirement_closure(names: tuple[str, ...]) -> list[importlib.metadata.Distribution]:
+    found: dict[str, importlib.metadata.Distribution] = {}
+    pending = list(names)
+    while pending:
+        name = pending.pop()
+        key = re.sub(r"[-_.]+", "-", name).lower()
+        if key in found:
+            continue
+        try:
+            distribution = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        found[key] = distribution
+        for requirement in distribution.requires or ():
+            if "extra ==" not in requirement:
+                pending.append(re.split(r"[\s;<>=!~\[(]", requirement, maxsplit=1)[0])
+    return list(found.values())
+
+
+def _copy_distributions(site: Path) -> None:
+    for distribution in _requirement_closure(SANDBOX_DISTRIBUTIONS):
+        for file in distribution.files or ():
+            if ".." in file.parts:
+                continue
+            target = site / file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(Path(str(distribution.locate_file(file))), target)
+
+
+def _world_readable(path: Path) -> bool:
+    """Whether any user can reach ``path`` (every ancestor searchable by others)."""
+    return all(part.stat().st_mode & stat.S_IXOTH for part in [path, *path.parents])
+
+
 def sandbox_python() -> str:
     """An interpreter with pytest, coverage and hypothesis that the sandbox user can run."""
     if _sandbox_user() is None:
@@ -130,7 +171,11 @@ def sandbox_python() -> str:
     venv = shared_dir() / "venv"
     subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True, capture_output=True)
     site = next(venv.glob("lib/python*/site-packages"))
-    (site / "dure-test.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    packages = Path(sysconfig.get_paths()["purelib"])
+    if _world_readable(packages):
+        (site / "dure-test.pth").write_text(f"{packages}\n", encoding="utf-8")
+    else:  # this environment lives in a private directory: copy what the sandboxed runs import
+        _copy_distributions(site)
     for path in [venv, *venv.rglob("*")]:
         if not path.is_symlink():
             path.chmod(0o755 if path.is_dir() or os.access(path, os.X_OK) else 0o644)
