@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from dure.errors import DureError
 from dure.sandbox import SAFE_PATH, Limits, SandboxResult, run_sandboxed
@@ -255,6 +255,16 @@ def _only_sources(folder: str, names: list[str]) -> list[str]:
     ]
 
 
+def probe_path(relpath: str) -> str:
+    """Where an answer's module is written: a sibling of the module that nothing imports.
+
+    The module itself stays as pinned, so the checker re-checks only the probe against its warm cache instead
+    of every module of its import cycle (verdicts only count errors in the checked module anyway).
+    """
+    path = PurePosixPath(relpath)
+    return str(path.with_name(f"_dure_probe_{path.name}"))
+
+
 class TypeChecker:
     """A process's checker: warm trees by context, one check at a time (a lock serialises threads)."""
 
@@ -281,7 +291,7 @@ class TypeChecker:
         """The errors the checker reports in the module when its text is ``text``."""
         with self._lock:
             tree = self._tree(context)
-            target = tree.write(context.module_path, text)
+            target = tree.write(probe_path(context.module_path), text)
             output = tree.out / "result.json"
             output.unlink(missing_ok=True)
             if settings.engine == "mypy":
