@@ -87,7 +87,7 @@ def network_isolation_prefix() -> tuple[str, ...] | None:
     return prefix if probe.returncode == 0 else None
 
 
-def _sandbox_user() -> tuple[int, int] | None:
+def sandbox_user() -> tuple[int, int] | None:
     """``(uid, gid)`` to drop to when running as root; ``None`` when not root or no ``nobody`` exists."""
     if os.geteuid() != 0:
         return None
@@ -120,7 +120,7 @@ def run_sandboxed(
             work.mkdir()
         home.mkdir()
         tmp.mkdir()
-        user = _sandbox_user()
+        user = sandbox_user()
         if user is not None:
             _chown_tree(root, *user)
         child_env = {"PATH": SAFE_PATH, "HOME": str(home), "TMPDIR": str(tmp), "LANG": "C.UTF-8",

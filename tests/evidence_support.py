@@ -20,7 +20,7 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-from dure.sandbox import _sandbox_user
+from dure.sandbox import sandbox_user
 from dure.tasks import RepoRef, Task, VerifierSpec, make_task
 from dure.tasks.frozen import freeze_object
 
@@ -161,7 +161,7 @@ def _world_readable(path: Path) -> bool:
 
 def sandbox_python() -> str:
     """An interpreter with pytest, coverage and hypothesis that the sandbox user can run."""
-    if _sandbox_user() is None:
+    if sandbox_user() is None:
         return sys.executable
     base = shutil.which(
         f"python{sys.version_info.major}.{sys.version_info.minor}", path="/usr/bin:/usr/local/bin"

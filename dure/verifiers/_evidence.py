@@ -225,7 +225,7 @@ def outbox(helpers: tuple[str, ...] = ()) -> Iterator[Path]:
     try:
         for name in helpers:
             (folder / name).write_text(helper_source(name), encoding="utf-8")
-        user = sandbox._sandbox_user()  # the sandbox's own choice of user (nobody when running as root)
+        user = sandbox.sandbox_user()  # the sandbox's own choice of user (nobody when running as root)
         if user is not None:
             for path in [folder, *folder.iterdir()]:
                 os.chown(path, *user)

@@ -22,7 +22,6 @@ import hashlib
 import importlib.metadata
 import json
 import os
-import pwd
 import re
 import shutil
 import sys
@@ -34,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from dure.errors import DureError
-from dure.sandbox import SAFE_PATH, Limits, SandboxResult, run_sandboxed
+from dure.sandbox import SAFE_PATH, Limits, SandboxResult, run_sandboxed, sandbox_user
 
 ENGINES = ("mypy", "pyright")
 MAX_TREES = 8  # contexts kept warm per process
@@ -95,17 +94,6 @@ def _site_file(distribution: str, relpath: str) -> Path:
     return Path(str(importlib.metadata.distribution(distribution).locate_file(relpath)))
 
 
-def _sandbox_owner() -> tuple[int, int] | None:
-    """Who sandboxed commands run as, when not us (as in :mod:`dure.sandbox`: root drops to nobody)."""
-    if os.geteuid() != 0:
-        return None
-    try:
-        entry = pwd.getpwnam("nobody")
-    except KeyError:
-        return None
-    return entry.pw_uid, entry.pw_gid
-
-
 @functools.cache
 def _base_dir() -> Path:
     """``$TMP/dure-types-<uid>``: ours, not writable by others (refused otherwise)."""
@@ -143,7 +131,7 @@ def _runtime(engine: str) -> Path:
     """A directory the sandbox user can read, holding the checker's installed files (built atomically)."""
     dists = _requirement_closure("mypy" if engine == "mypy" else "pyright")
     site = Path(str(dists[0].locate_file(""))).resolve()
-    if _sandbox_owner() is None:
+    if sandbox_user() is None:
         return site
     digest = hashlib.sha256(f"{site}:{sorted(d.version for d in dists)}".encode()).hexdigest()[:12]
     target = _base_dir() / f"runtime-{engine}-{checker_version(engine)}-{digest}"
@@ -181,7 +169,7 @@ def _mypy_python() -> str:
     """An interpreter the sandbox user can run that imports the checker runtime (probed once)."""
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
     candidates = [sys.executable]
-    if _sandbox_owner() is not None:
+    if sandbox_user() is not None:
         candidates += [shutil.which(name, path=SAFE_PATH) or "" for name in (version, "python3")]
     problems = []
     for python in dict.fromkeys(c for c in candidates if c):
@@ -220,7 +208,7 @@ class _Tree:
         _open_tree(path)
         for private in (self.cache, self.out):
             private.mkdir(mode=0o755)
-            owner = _sandbox_owner()
+            owner = sandbox_user()
             if owner is not None:
                 os.chown(private, *owner)
         self.mtimes: dict[Path, int] = {}
