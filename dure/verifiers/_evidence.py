@@ -320,31 +320,6 @@ class ResultCache:
 # -- set scoring with evidence ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class SetCounts:
-    """``set``-style precision/recall/F1 of a claimed set, ``costly`` items charged like forbidden ones."""
-
-    true_positives: int
-    other: int
-    precision: float
-    recall: float
-    f1: float
-
-
-def set_counts(gold: Gold, given: set[str], costly: set[str]) -> SetCounts:
-    true_pos = len(given & gold.required)
-    charged_high = (gold.forbidden & given) | (costly & given)
-    other = len(given) - true_pos - len(charged_high)
-    charged = true_pos + other + gold.forbidden_weight * len(charged_high)
-    if not gold.required:
-        precision = recall = 1.0 if not given else 0.0
-    else:
-        precision = true_pos / charged if charged else 0.0
-        recall = true_pos / len(gold.required)
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return SetCounts(true_pos, other, precision, recall, f1)
-
-
 def claimed(task: Task, answer: JsonValue) -> tuple[Gold, set[str]]:
     """The task's reference sets and the answer's claimed items (normalised, ignored items dropped)."""
     gold = gold_of(task.answer, task.verifier.params)

@@ -24,7 +24,7 @@ from dure.tasks.model import Score, Task
 from dure.verifiers import _evidence
 from dure.verifiers._registry import register
 from dure.verifiers.base import FORMAT, AuditCase, Verifier, clip
-from dure.verifiers.sets import SetVerifier
+from dure.verifiers.sets import SetVerifier, set_counts
 from dure.workspace import materialise
 
 IMPORT_TIME = "(import or collection)"
@@ -103,7 +103,7 @@ class CoverageVerifier(Verifier):
             line, test = refuted[wrong_gold[0]]
             raise TaskError("answer", f"reference item {wrong_gold[0]} is executed by {test} (line {line})")
         claimed_refuted = set(refuted) & given
-        counts = _evidence.set_counts(gold, given, claimed_refuted)
+        counts = set_counts(gold, given, claimed_refuted)
         spans = _evidence.spans_of(task)
         details = {
             "true_positives": counts.true_positives,

@@ -27,7 +27,7 @@ from dure.tasks.model import Score, Task
 from dure.verifiers import _evidence
 from dure.verifiers._registry import register
 from dure.verifiers.base import FORMAT, AuditCase, Verifier, param
-from dure.verifiers.sets import SetVerifier
+from dure.verifiers.sets import SetVerifier, set_counts
 from dure.workspace import materialise
 
 DEFAULT_EXAMPLES = 30
@@ -176,7 +176,7 @@ class DifferentialVerifier(Verifier):
             return Score.failed(f"no differential evidence for task {task.id}: {problem}", self.components)
         if witnesses and removed == sorted(gold.required):
             raise TaskError("answer", f"removing the reference items changes behaviour: {witnesses[0]}")
-        counts = _evidence.set_counts(gold, given, set())
+        counts = set_counts(gold, given, set())
         equivalent = not witnesses
         details = {
             "true_positives": counts.true_positives,

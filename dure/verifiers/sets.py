@@ -72,6 +72,31 @@ def gold_of(answer: JsonValue, params: FrozenDict) -> Gold:
     return Gold(required, ignored, forbidden, candidates, float(weight), mode == "qualname")
 
 
+@dataclass(frozen=True, slots=True)
+class SetCounts:
+    """``set``-style precision/recall/F1 of a claimed set, ``costly`` items charged like forbidden ones."""
+
+    true_positives: int
+    other: int
+    precision: float
+    recall: float
+    f1: float
+
+
+def set_counts(gold: Gold, given: set[str], costly: set[str]) -> SetCounts:
+    true_pos = len(given & gold.required)
+    charged_high = (gold.forbidden & given) | (costly & given)
+    other = len(given) - true_pos - len(charged_high)
+    charged = true_pos + other + gold.forbidden_weight * len(charged_high)
+    if not gold.required:
+        precision = recall = 1.0 if not given else 0.0
+    else:
+        precision = true_pos / charged if charged else 0.0
+        recall = true_pos / len(gold.required)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return SetCounts(true_pos, other, precision, recall, f1)
+
+
 @register
 class SetVerifier(Verifier):
     name = "set"
@@ -85,25 +110,16 @@ class SetVerifier(Verifier):
             for item in string_items(answer, "answer", limit=MAX_ITEMS, error=AnswerError)
         }
         given -= gold.ignored
-        true_pos = len(given & gold.required)
-        forbidden = given & gold.forbidden
-        other = len(given) - true_pos - len(forbidden)
-        charged = true_pos + other + gold.forbidden_weight * len(forbidden)
-        if not gold.required:
-            precision = recall = 1.0 if not given else 0.0
-        else:
-            precision = true_pos / charged if charged else 0.0
-            recall = true_pos / len(gold.required)
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        counts = set_counts(gold, given, set())
         exact = given == gold.required
         details = {
-            "true_positives": true_pos,
-            "missing": len(gold.required) - true_pos,
-            "false_positives": other,
-            "forbidden": sorted(clip(item) for item in forbidden)[:20],
+            "true_positives": counts.true_positives,
+            "missing": len(gold.required) - counts.true_positives,
+            "false_positives": counts.other,
+            "forbidden": sorted(clip(item) for item in given & gold.forbidden)[:20],
         }
-        components = {FORMAT: 1.0, "precision": precision, "recall": recall, "f1": f1}
-        return self.score(1.0 if exact else min(f1, 0.999), components, details)
+        components = {FORMAT: 1.0, "precision": counts.precision, "recall": counts.recall, "f1": counts.f1}
+        return self.score(1.0 if exact else min(counts.f1, 0.999), components, details)
 
     def audit_cases(self, task: Task) -> tuple[AuditCase, ...]:
         gold = gold_of(task.answer, task.verifier.params)
