@@ -116,3 +116,33 @@ def test_cache_entries_that_overflow_the_unpickler_are_ignored(
     for path in cache.rglob("*.pkl"):
         path.write_bytes(content)
     assert build_index(root, cache=cache).statistics.parsed == 3
+
+
+UNKNOWN_GETATTR = "def call(obj, name):\n    return getattr(obj, name)()\n"
+
+
+def test_a_membership_test_on_sys_modules_hands_out_no_module(indexed: Indexed) -> None:
+    index = indexed(
+        {
+            "m.py": "import sys\n\n\ndef _helper():\n    pass\n\n\ndef run():\n    _helper()\n"
+            "    return 'json' in sys.modules\n",
+            "calls.py": UNKNOWN_GETATTR,
+        }
+    )
+    assert index.callers("m._helper").certain
+
+
+def test_a_computed_import_reaches_only_the_modules_its_prefix_allows(indexed: Indexed) -> None:
+    index = indexed(
+        {
+            "pkg/__init__.py": "",
+            "pkg/data_a.py": "def table():\n    pass\n",
+            "pkg/load.py": "from importlib import import_module\n\n\ndef load(kind):\n"
+            "    name = f'.data_{kind}'\n    return import_module(name, 'pkg').table()\n",
+            "pkg/other.py": "def _helper():\n    pass\n\n\ndef run():\n    _helper()\n",
+            "calls.py": UNKNOWN_GETATTR,
+        }
+    )
+    assert index.escaping_module_prefixes == {"pkg.data_"}
+    assert index.callers("pkg.other._helper").certain
+    assert not index.callers("pkg.data_a.table").certain

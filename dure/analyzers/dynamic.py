@@ -77,7 +77,7 @@ def dynamic_uncertainties(site: ResolvedSite, caller: str, evaluator: Evaluator)
             file,
             record.line,
             f"{record.text}() imports a computed module",
-            ("modules",),
+            (f"modules:{_import_prefix(_spelled(args, site, evaluator))}",),
         )
     if callees & NAMESPACE_LIKE:
         yield Uncertainty(
@@ -110,6 +110,30 @@ def _result_may_be_called(program: Program, site: ResolvedSite) -> bool:
     return any(ref == result for ref in scope.returns) or any(
         r[0] == "n" and r[1] in holders for r in scope.returns
     )
+
+
+def _spelled(args: tuple[Ref, ...], site: ResolvedSite, evaluator: Evaluator) -> tuple[Ref, ...]:
+    """The arguments, with a name bound once to a string literal replaced by that literal."""
+    if not args or args[0][0] != "n":
+        return args
+    found = evaluator.program.lookup(site.key, args[0][1]) or []
+    strings = [b.a for b, _ in found if b.kind == "val" and b.a[0] in ("s", "sp")]
+    return (strings[0], *args[1:]) if len(strings) == 1 and len(found) == 1 else args
+
+
+def _import_prefix(args: tuple[Ref, ...]) -> str:
+    """What every module a computed import can load starts with (``""``: any module).
+
+    Only a name built from a known prefix narrows it: ``import_module(f".data_{x}", "pkg")`` loads a module
+    starting with ``pkg.data_``; a fully computed name can be any module, whatever the package argument.
+    """
+    if not args or args[0][0] != "sp":
+        return ""
+    prefix = str(args[0][1])
+    if not prefix.startswith("."):
+        return prefix
+    package = args[1][1] if len(args) > 1 and args[1][0] == "s" else None
+    return f"{package}{prefix}" if package and not prefix.startswith("..") else ""
 
 
 def string_uncertainties(program: Program, definitions: dict[str, Definition]) -> Iterator[Uncertainty]:

@@ -59,6 +59,7 @@ class RepoIndex:
         self.unresolved_calls: int = facts.unresolved_calls
         self.rebound: frozenset[str] = facts.rebound
         self.jedi: JediReport | None = facts.jedi
+        self.escaping_module_prefixes: frozenset[str] = facts.escaping_module_prefixes
         self.diagnostics = diagnostics
         self.statistics = statistics
         self._derived: dict[str, Any] = {}

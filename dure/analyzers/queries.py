@@ -63,24 +63,26 @@ def affects(index: RepoIndex, record: Uncertainty, qualname: str) -> bool:
             return True
         if kind == "imported" and qualname in _imported_into(index, rest):
             return True
-        if selector == "modules" and definition is not None and definition.kind is DefinitionKind.MODULE:
+        module = definition is not None and definition.kind is DefinitionKind.MODULE
+        if kind == "modules" and module and qualname.startswith(rest):
             return True
     return False
 
 
 def _reachable_by_attribute(index: RepoIndex, definition: Definition | None) -> bool:
-    """What ``getattr(unknown, name)`` can return: a method, or a module-level function (any module can be
-    the unknown object: ``sys.modules[name]``)."""
+    """What ``getattr(unknown, name)`` can return: a method, or a function of a module that can reach
+    unknown code (used as a value, or any module once ``sys.modules`` or a computed import is used)."""
     if definition is None:
         return False
     if definition.kind is DefinitionKind.METHOD:
         return True
+    if definition.kind is not DefinitionKind.FUNCTION:
+        return False
     parent = index.definitions.get(definition.parent or "")
-    return (
-        definition.kind is DefinitionKind.FUNCTION
-        and parent is not None
-        and parent.kind is DefinitionKind.MODULE
-    )
+    if parent is None or parent.kind is not DefinitionKind.MODULE:
+        return False
+    escaping = parent.qualname in index.escaped
+    return escaping or any(parent.qualname.startswith(prefix) for prefix in index.escaping_module_prefixes)
 
 
 def _imported_into(index: RepoIndex, module: str) -> frozenset[str]:

@@ -19,8 +19,8 @@ from dure.analyzers.model import (
     Uncertainty,
     UncertaintyKind,
 )
-from dure.analyzers.program import Program
-from dure.analyzers.summary import AttributeStore, Binding, ModuleSummary, Scope
+from dure.analyzers.program import Program, ScopeKey
+from dure.analyzers.summary import AttributeStore, Binding, ModuleSummary, Ref, Scope
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +35,8 @@ class Resolved:
     unresolved_calls: int  # call sites whose callee is an unknown value (not an attribute)
     rebound: frozenset[str]  # definitions whose name is bound more than once in its scope
     jedi: JediReport | None = None  # what the jedi fallback did, when it ran
+    # sys.modules or computed imports hand modules starting with these to unknown code ("": any module)
+    escaping_module_prefixes: frozenset[str] = frozenset({""})
 
 
 def resolve(summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = None) -> Resolved:
@@ -82,7 +84,44 @@ def resolve(summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = 
         unresolved_calls,
         frozenset(_rebound(program)),
         jedi_report,
+        _escaping_module_prefixes(program, evaluator, uncertainties),
     )
+
+
+def _escaping_module_prefixes(
+    program: Program, evaluator: Evaluator, uncertainties: list[Uncertainty]
+) -> frozenset[str]:
+    """Modules whose objects can reach code the index cannot follow: through ``sys.modules`` (any module) or
+    computed imports (the modules their known prefix allows)."""
+    prefixes = {
+        selector.partition(":")[2]
+        for u in uncertainties
+        if u.kind is UncertaintyKind.DYNAMIC_IMPORT
+        for selector in u.affects
+    }
+    for module, summary in program.summaries.items():
+        for use in summary.uses:
+            if _mentions_sys_modules(use.ref, (module, use.scope), evaluator):
+                return frozenset({""})
+        for call in summary.calls:
+            if call.kind != "call":
+                continue  # ``name in sys.modules`` hands out no module
+            refs = (call.func, *call.args)
+            if any(_mentions_sys_modules(ref, (module, call.scope), evaluator) for ref in refs):
+                return frozenset({""})
+    return frozenset(prefixes)
+
+
+def _mentions_sys_modules(ref: Ref, key: ScopeKey, evaluator: Evaluator) -> bool:
+    """A module taken out of ``sys.modules`` by a computed key, or a module of the repository by name."""
+    while ref[0] in ("a", "c", "i"):
+        base = ref[1]
+        if evaluator.evaluate(base, key).values == {("X", "sys.modules")}:
+            if ref[0] == "i" and isinstance(ref[2], str):
+                return evaluator.program.is_module(ref[2])  # sys.modules["__main__"]: not ours
+            return ref[0] != "a" or ref[2] in ("get", "values", "items", "setdefault", "pop")
+        ref = base
+    return False
 
 
 def _rebound(program: Program) -> set[str]:
