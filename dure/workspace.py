@@ -10,10 +10,12 @@ patch reader and applier.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import shutil
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -226,6 +228,29 @@ def workspace_file(task: Task, relpath: str, *, cache: Path | None = None) -> st
     return text
 
 
+def make_patch(changes: Mapping[str, tuple[str | None, str | None]]) -> str:
+    """A unified diff turning each file's old text into its new one (``None``: the file does not exist).
+
+    Files come in sorted order with three lines of context, so the same changes give the same bytes;
+    :func:`parse_patch` and :func:`apply_file_patch` read it back exactly, a missing final newline included.
+    """
+    parts: list[str] = []
+    for relpath in sorted(changes):
+        old, new = changes[relpath]
+        if old == new:
+            continue
+        name = str(PurePosixPath(relpath))
+        diff = difflib.unified_diff(
+            _lines(old or ""),
+            _lines(new or ""),
+            fromfile=f"a/{name}" if old is not None else DEV_NULL,
+            tofile=f"b/{name}" if new is not None else DEV_NULL,
+        )
+        for line in diff:
+            parts.append(line if line.endswith("\n") else f"{line}\n{_NO_NEWLINE}\n")
+    return "".join(parts)
+
+
 def _ignore_marker(directory: str, names: list[str]) -> list[str]:
     return [MARKER] if MARKER in names else []
 
@@ -257,6 +282,7 @@ __all__ = [
     "WorkspaceError",
     "apply_file_patch",
     "apply_patch",
+    "make_patch",
     "materialise",
     "parse_patch",
     "source_root",
