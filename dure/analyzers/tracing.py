@@ -14,7 +14,8 @@ A :class:`CallRecorder` installs a ``sys.setprofile`` hook and keeps, for the co
 Calls into Python code outside the root, and everything that code calls, are not recorded (apart from
 ``callbacks``). Names follow the index: ``pkg.mod.Class.method``, nested functions without ``<locals>``,
 lambdas ``<lambda:LINE>``, comprehensions folded into the enclosing definition, module code named by the
-module. Module names come from paths relative to the root (``pkg/__init__.py`` → ``pkg``).
+module. Module names come from paths relative to the root (``pkg/__init__.py`` → ``pkg``), unless the
+caller names a file's module (the index names ``src/pkg/mod.py`` ``pkg.mod``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType, FrameType, ModuleType
@@ -131,11 +132,16 @@ def _first_resume(code: CodeType) -> int:
 
 
 class CallRecorder:
-    """Records calls made by code under ``root``; use as a context manager or with start()/stop()."""
+    """Records calls made by code under ``root``; use as a context manager or with start()/stop().
 
-    def __init__(self, root: Path) -> None:
+    ``modules`` maps a file (POSIX path relative to ``root``) to its module name where the path alone would
+    name it otherwise, so that traced names equal the index's (``src/pkg/mod.py`` → ``pkg.mod``).
+    """
+
+    def __init__(self, root: Path, modules: Mapping[str, str] | None = None) -> None:
         self.root = root.resolve()
         self._prefix = str(self.root) + os.sep
+        self._modules = dict(modules or {})
         self._codes: dict[CodeType, _CodeInfo | None] = {}
         self._trees: dict[str, dict[tuple[int, str], str]] = {}
         self._c_stack: list[tuple[FrameType, str]] = []
@@ -181,7 +187,8 @@ class CallRecorder:
         info = None
         filename = code.co_filename
         if filename.startswith(self._prefix) and filename.endswith(".py"):
-            module = module_name(filename[len(self._prefix) :].replace(os.sep, "/"))
+            relpath = filename[len(self._prefix) :].replace(os.sep, "/")
+            module = self._modules.get(relpath) or module_name(relpath)
             tree = self._tree(filename, module)
             name = tree.get((code.co_firstlineno, code.co_qualname)) or _fallback_name(code, module)
             is_function = bool(code.co_flags & _NEWLOCALS) and code.co_name not in _COMPREHENSIONS
