@@ -15,12 +15,14 @@ import click
 from dure.cli._base import ExitCode, cli
 from dure.cli.audit_cmd import audit
 from dure.cli.corpus_cmd import corpus
+from dure.cli.generate_cmd import generate
 from dure.cli.index_cmd import index
 from dure.cli.score_cmd import score
 from dure.cli.workspace_cmd import workspace
 
 cli.add_command(audit)
 cli.add_command(corpus)
+cli.add_command(generate)
 cli.add_command(index)
 cli.add_command(score)
 cli.add_command(workspace)

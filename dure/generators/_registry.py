@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from dure.errors import DureError
 from dure.generators.base import Generator
-from dure.tasks.model import TaskKind
+from dure.tasks.model import LAYER_OF_KIND, TaskKind
 
 ENTRY_POINT_GROUP = "dure.generators"
 KILL_SWITCH = "DURE_NO_PLUGINS"
@@ -31,7 +31,7 @@ BUILTIN_MODULES = (
 G = TypeVar("G", bound=type[Generator])
 
 _BY_KIND: dict[TaskKind, Generator] = {}
-_loaded = False
+_LOADED: list[bool] = []  # set once the built-ins and plugins are imported
 
 
 class UnknownKindError(DureError):
@@ -49,10 +49,9 @@ def register(cls: G) -> G:
 
 
 def _load() -> None:
-    global _loaded
-    if _loaded:
+    if _LOADED:
         return
-    _loaded = True
+    _LOADED.append(True)
     for module in BUILTIN_MODULES:
         importlib.import_module(module)
     if os.environ.get(KILL_SWITCH):
@@ -66,8 +65,6 @@ def _load() -> None:
 
 def kinds_of_layer(layer: int) -> tuple[TaskKind, ...]:
     """The kinds of ``layer`` that some generator produces, in the order of :class:`TaskKind`."""
-    from dure.tasks.model import LAYER_OF_KIND
-
     _load()
     return tuple(kind for kind in TaskKind if LAYER_OF_KIND[kind] == layer and kind in _BY_KIND)
 

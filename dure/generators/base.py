@@ -19,6 +19,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import ClassVar
 
+from dure.analyzers.builder import ANALYZER_VERSION
 from dure.analyzers.index import RepoIndex
 from dure.analyzers.runtime import TestEvidence
 from dure.corpus.manifest import TestSpec
@@ -104,8 +105,6 @@ class Generator(ABC):
 
 def provenance(source: Source, kind: TaskKind, **facts: object) -> dict[str, object]:
     """The provenance block every task carries: dure and analyzer versions, the seed, the facts used."""
-    from dure.analyzers.builder import ANALYZER_VERSION
-
     return {
         "dure": importlib.metadata.version("dure"),
         "analyzer": ANALYZER_VERSION,
