@@ -15,7 +15,7 @@ from dure.analyzers.model import CallSite, CallTarget, Certainty
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.refs import ref_text
 from dure.analyzers.summary import CallRecord, ModuleSummary, Ref
-from dure.analyzers.values import Vals, Value, union
+from dure.analyzers.values import Vals, Value, ordered, union
 
 #: Builtins that call a protocol method of their argument.
 BUILTIN_PROTOCOLS = {
@@ -178,7 +178,7 @@ class CallResolver:
     def _raised(self, exception: Vals) -> list[ResolvedTarget]:
         unique = exception.is_exact()
         targets: list[ResolvedTarget] = []
-        for value in exception.values:
+        for value in ordered(exception.values):
             if value[0] == "C":  # a builtin exception class runs no code of the repository
                 targets.extend(self._targets_of(value, unique))
         return targets
@@ -206,7 +206,7 @@ class CallResolver:
         func = self.evaluator.evaluate(record.func, site.key)
         targets: list[ResolvedTarget] = []
         unique = func.is_exact()
-        for value in sorted(func.values, key=repr):
+        for value in ordered(func.values):
             targets.extend(self._targets_of(value, unique))
             if value[0] == "X":
                 targets.extend(self._through_external(value[1], site))
@@ -225,7 +225,7 @@ class CallResolver:
             targets.extend(self._property_targets(evaluate(record.args[0], site.key), record.args[1][1]))
         for argument in (*record.args, *(ref for _, ref in record.keywords)):
             if argument[0] in ("n", "a", "d"):
-                for value in evaluate(argument, site.key).values:
+                for value in ordered(evaluate(argument, site.key).values):
                     if value[0] in ("F", "C"):
                         targets.extend(t for t in self._targets_of(value, False))
         return targets
@@ -270,7 +270,7 @@ class CallResolver:
             parent = program.parent(program.def_scope[klass])
             if parent is None:
                 continue
-            for value in self.evaluator.evaluate(scope.metaclass, parent).values:
+            for value in ordered(self.evaluator.evaluate(scope.metaclass, parent).values):
                 if value[0] == "C":
                     return [f"{owner}.__call__" for owner in self._defining_class(value[1], "__call__")]
         return []
@@ -309,7 +309,7 @@ class CallResolver:
 
     def _dunder(self, cls: str, name: str, *, exact: bool, unique: bool) -> list[ResolvedTarget]:
         vals = self.evaluator.instance_member(cls, name, exact=exact)
-        functions = [v for v in vals.values if v[0] == "F"]
+        functions = [v for v in ordered(vals.values) if v[0] == "F"]
         certain = unique and vals.is_exact() and len(functions) == 1
         return [
             ResolvedTarget(v[1], Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for v in functions
@@ -317,7 +317,7 @@ class CallResolver:
 
     def _protocol(self, receiver: Vals, dunders: tuple[str, ...]) -> list[ResolvedTarget]:
         targets: list[ResolvedTarget] = []
-        instances = [v for v in receiver.values if v[0] == "I"]
+        instances = [v for v in ordered(receiver.values) if v[0] == "I"]
         unique = receiver.is_exact()
         for value in instances:
             for dunder in dunders:
@@ -347,7 +347,7 @@ class CallResolver:
             if scope is None or scope.metaclass is None or parent is None:
                 continue
             values = self.evaluator.evaluate(scope.metaclass, parent).values
-            metaclasses = [v[1] for v in values if v[0] == "C"]
+            metaclasses = [v[1] for v in ordered(values) if v[0] == "C"]
             return [
                 f"{owner}.{name}"
                 for meta in metaclasses[:1]
@@ -374,7 +374,7 @@ class CallResolver:
     def _property_targets(self, receiver: Vals, attr: str, *, setter: bool = False) -> list[ResolvedTarget]:
         targets: list[ResolvedTarget] = []
         unique = receiver.is_exact()
-        for value in receiver.values:
+        for value in ordered(receiver.values):
             if value[0] != "I":
                 continue
             found = self._property_functions(value[1], attr, exact=value[2], setter=setter)

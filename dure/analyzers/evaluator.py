@@ -7,7 +7,17 @@ from typing import Any
 
 from dure.analyzers.program import BUILTIN_NAMES, Program, ScopeKey
 from dure.analyzers.summary import Binding, Ref
-from dure.analyzers.values import NOTHING, UNKNOWN_VALS, Vals, Value, incomplete, inexact, single, union
+from dure.analyzers.values import (
+    NOTHING,
+    UNKNOWN_VALS,
+    Vals,
+    Value,
+    incomplete,
+    inexact,
+    ordered,
+    single,
+    union,
+)
 
 #: Decorators (by import path) that return the function they decorate, or a wrapper that calls it as is.
 TRANSPARENT_DECORATORS = frozenset(
@@ -165,7 +175,7 @@ class Evaluator:
         """
         container = self.evaluate(base, key)
         parts = [v[1] for v in container.values if v[0] == "Q"]
-        parts.extend(self._protocol_items(v, iterating) for v in container.values if v[0] == "I")
+        parts.extend(self._protocol_items(v, iterating) for v in ordered(container.values) if v[0] == "I")
         added = self.container_adds(base, key)
         if added is not None:
             parts.append(added)
@@ -179,12 +189,13 @@ class Evaluator:
     def _protocol_items(self, instance: Value, iterating: bool) -> Vals:
         def returned(value: Value, method: str) -> list[Vals]:
             found = self.instance_member(value[1], method, exact=value[2]).values
-            return [self.returns(f[1]) for f in found if f[0] == "F"]
+            return [self.returns(f[1]) for f in ordered(found) if f[0] == "F"]
 
         if not iterating:
             return union(returned(instance, "__getitem__"))
         iterators = union(returned(instance, "__iter__"))
-        return union([r for it in iterators.values if it[0] == "I" for r in returned(it, "__next__")])
+        iterated = [it for it in ordered(iterators.values) if it[0] == "I"]
+        return union([r for it in iterated for r in returned(it, "__next__")])
 
     def container_identity(self, ref: Ref, key: ScopeKey) -> tuple[object, ...] | None:
         """Where a container lives (a variable's scope, or an object's attribute), to match additions."""
@@ -258,10 +269,10 @@ class Evaluator:
         for name, bindings in self.program.scope(key).bindings.items():
             if any(b.kind == "aug" and b.a == dunder for b in bindings):
                 others = [self.binding(b, key) for b in bindings if b.kind != "aug"]
-                for value in union(others).values if others else ():
+                for value in ordered(union(others).values) if others else ():
                     if value[0] == "I":
                         method = self.instance_member(value[1], dunder, exact=value[2])
-                        parts.extend(self.returns(v[1]) for v in method.values if v[0] == "F")
+                        parts.extend(self.returns(v[1]) for v in ordered(method.values) if v[0] == "F")
                     elif value[0] == "XI":
                         parts.append(single(value))
                     else:
@@ -399,7 +410,7 @@ class Evaluator:
 
     def attribute(self, base: Vals, attr: str) -> Vals:
         parts: list[Vals] = []
-        for value in base.values:
+        for value in ordered(base.values):
             parts.append(self.member(value, attr))
         if not parts:
             return UNKNOWN_VALS
@@ -498,7 +509,7 @@ class Evaluator:
         """Attribute access on a class or instance: methods get bound, properties return their value."""
         values: set[Value] = set()
         parts: list[Vals] = []
-        for value in vals.values:
+        for value in ordered(vals.values):
             if value[0] != "F":
                 values.add(value)
                 continue
@@ -559,7 +570,7 @@ class Evaluator:
     # -- calls ----------------------------------------------------------------------------------------
 
     def call_result(self, func: Vals, args: tuple[Ref, ...], key: ScopeKey) -> Vals:
-        parts = [self._result_of(value, args, key) for value in func.values]
+        parts = [self._result_of(value, args, key) for value in ordered(func.values)]
         if not parts:
             return UNKNOWN_VALS
         result = union(parts)
@@ -575,7 +586,7 @@ class Evaluator:
             return union(
                 [
                     self.returns(v[1])
-                    for v in self.instance_member(value[1], "__call__", exact=value[2]).values
+                    for v in ordered(self.instance_member(value[1], "__call__", exact=value[2]).values)
                     if v[0] == "F"
                 ]
             )
@@ -607,7 +618,7 @@ class Evaluator:
         """``getattr(obj, computed)``: any attribute of a known object whose name fits the known prefix."""
         prefix = name[1] if name[0] == "sp" else ""
         parts: list[Vals] = []
-        for value in objects.values:
+        for value in ordered(objects.values):
             if value[0] == "M":
                 names = [n for n in self.program.scope((value[1], 0)).bindings if n.startswith(prefix)]
                 parts.extend(self.module_member(value[1], n) for n in names if n != "*")
@@ -664,8 +675,8 @@ class Evaluator:
         """The ``as`` target of ``with``: what ``__enter__`` (``__aenter__``) returns."""
         method = "__aenter__" if asynchronous else "__enter__"
         parts: list[Vals] = []
-        for value in managers.values:
+        for value in ordered(managers.values):
             if value[0] == "I":
                 enter = self.instance_member(value[1], method, exact=value[2])
-                parts.extend(self.returns(v[1]) for v in enter.values if v[0] == "F")
+                parts.extend(self.returns(v[1]) for v in ordered(enter.values) if v[0] == "F")
         return union(parts) if parts else UNKNOWN_VALS

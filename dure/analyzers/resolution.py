@@ -21,6 +21,7 @@ from dure.analyzers.model import (
 )
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.summary import AttributeStore, Binding, ModuleSummary, Ref, Scope
+from dure.analyzers.values import ordered
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +169,7 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
         for store in [*summary.attribute_stores, *_constant_setattrs(summary, module, evaluator)]:
             key = (module, store.scope)
             owner = summary.scopes[store.scope].owner
-            for value in evaluator.evaluate(store.base, key).values:
+            for value in ordered(evaluator.evaluate(store.base, key).values):
                 binding = Binding("valin", store.value, key)
                 if value[0] == "I":
                     program.extra_instance_attrs[(value[1], store.attr)].append((binding, key))

@@ -16,6 +16,7 @@ A value is a small tuple:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 Value = tuple[Any, ...]
@@ -73,3 +74,17 @@ def inexact(vals: Vals) -> Vals:
 
 def incomplete(vals: Vals) -> Vals:
     return Vals(vals.values, False, False)
+
+
+def value_key(value: Value) -> tuple[Any, ...]:
+    """A total order on values that does not depend on the hash seed (containers hold sets)."""
+    if value[0] == "Q":
+        items = value[1]
+        return ("Q", value[2], tuple(sorted(map(value_key, items.values))), items.complete, items.exact)
+    return value
+
+
+def ordered(values: frozenset[Value]) -> Iterable[Value]:
+    """``values`` in a fixed order: evaluation is memoised with a cycle guard, so what a cycle cuts short
+    depends on the order values are visited in, and that order must not depend on the hash seed."""
+    return values if len(values) < 2 else sorted(values, key=value_key)
