@@ -207,9 +207,8 @@ def _run(
     passed = sum(1 for o in outcomes.values() if o == "passed")
     failed = sum(1 for o in outcomes.values() if o.endswith("failed"))
     if result.exit_code not in (0, 1) or passed + failed == 0:
-        tail = (result.stdout.strip() or result.stderr.strip())[-_OUTPUT_TAIL:]
         raise EvidenceError(f"the tests did not run (exit code {result.exit_code}, {passed + failed} tests "
-                            f"ran): {tail}")  # fmt: skip
+                            f"ran): {_why(result.stdout, result.stderr)}")  # fmt: skip
     if outcome["elsewhere"]:
         raise EvidenceError(f"the tests imported the repository's modules from elsewhere, not from the tree: "
                             f"{', '.join(outcome['elsewhere'])}")  # fmt: skip
@@ -219,6 +218,14 @@ def _run(
     executed = {f: lines for f, lines in executed.items() if lines}  # an empty module "runs" line 0
     return {"edges": edges, "executed": executed, "passed": passed, "failed": failed,
             "seconds": round(result.duration, 3)}  # fmt: skip
+
+
+def _why(stdout: str, stderr: str) -> str:
+    """The reason pytest gives (its last ``E`` line, such as an import error) and its summary line."""
+    lines = [line.strip() for line in stdout.splitlines() if line.strip()]
+    reasons = [line[1:].strip() for line in lines if line.startswith("E ")]
+    found = [*reasons[-1:], *lines[-1:]]
+    return "; ".join(found)[-_OUTPUT_TAIL:] if found else stderr.strip()[-_OUTPUT_TAIL:]
 
 
 def _inside(name: str, modules: frozenset[str]) -> bool:

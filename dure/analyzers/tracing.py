@@ -144,7 +144,7 @@ class CallRecorder:
         self._modules = dict(modules or {})
         self._codes: dict[CodeType, _CodeInfo | None] = {}
         self._trees: dict[str, dict[tuple[int, str], str]] = {}
-        self._c_stack: list[tuple[FrameType, str]] = []
+        self._c_stack: list[tuple[FrameType, Any]] = []  # (calling frame, C function), named when needed
         self._edges: set[Edge] = set()
         self._resumptions: set[Edge] = set()
         self._callbacks: set[Edge] = set()
@@ -257,13 +257,15 @@ class CallRecorder:
             return
         self._edges.add(edge)
         if self._c_stack and self._c_stack[-1][0] is back:
-            self._through.add((*edge, self._c_stack[-1][1]))
+            self._through.add((*edge, self._c_name(self._c_stack[-1][1])))
 
     def _on_c_call(self, frame: FrameType, func: Any) -> None:
-        name = self._c_name(func)
-        self._c_stack.append((frame, name))
+        self._c_stack.append((frame, func))
         caller = self._info(frame.f_code)
-        if caller is None or name in _IGNORED_BUILTINS:
+        if caller is None:
+            return  # most C calls of a test run come from outside the root: do not name them
+        name = self._c_name(func)
+        if name in _IGNORED_BUILTINS:
             return
         if name.startswith("builtins."):
             self._edges.add((caller.name, name))
