@@ -1,7 +1,8 @@
 """The generator registry: built-ins register with :func:`register`; third parties through entry points.
 
 A plugin is an entry point in the ``dure.generators`` group whose object is a :class:`Generator` subclass.
-Plugins are loaded when the registry is first listed, never when ``DURE_NO_PLUGINS`` is set.
+Plugins are loaded when the registry is first used, never when ``DURE_NO_PLUGINS`` is set; built-in
+kinds import their module on first use.
 """
 
 from __future__ import annotations
@@ -17,16 +18,18 @@ from dure.tasks.model import LAYER_OF_KIND, TaskKind
 
 ENTRY_POINT_GROUP = "dure.generators"
 KILL_SWITCH = "DURE_NO_PLUGINS"
-#: The built-in generator modules, imported on first use (each registers its generator).
-BUILTIN_MODULES = (
-    "dure.generators.callers",
-    "dure.generators.subclasses",
-    "dure.generators.external_deps",
-    "dure.generators.call_path",
-    "dure.generators.definition",
-    "dure.generators.type_completion",
-    "dure.generators.dead_code",
-)
+#: The module of each built-in kind, imported when the kind is first asked for (it registers its generator):
+#: heavy libraries (LibCST, the type checkers, vulture) load only for the kinds that use them.
+BUILTIN_MODULES = {
+    TaskKind.CALLERS: "dure.generators.callers",
+    TaskKind.CALLEES: "dure.generators.callers",
+    TaskKind.SUBCLASSES: "dure.generators.subclasses",
+    TaskKind.EXTERNAL_DEPS: "dure.generators.external_deps",
+    TaskKind.CALL_PATH: "dure.generators.call_path",
+    TaskKind.DEFINITION: "dure.generators.definition",
+    TaskKind.TYPE_COMPLETION: "dure.generators.type_completion",
+    TaskKind.DEAD_CODE: "dure.generators.dead_code",
+}
 
 G = TypeVar("G", bound=type[Generator])
 
@@ -48,12 +51,10 @@ def register(cls: G) -> G:
     return cls
 
 
-def _load() -> None:
+def _load_plugins() -> None:
     if _LOADED:
         return
     _LOADED.append(True)
-    for module in BUILTIN_MODULES:
-        importlib.import_module(module)
     if os.environ.get(KILL_SWITCH):
         return
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
@@ -65,15 +66,21 @@ def _load() -> None:
 
 def kinds_of_layer(layer: int) -> tuple[TaskKind, ...]:
     """The kinds of ``layer`` that some generator produces, in the order of :class:`TaskKind`."""
-    _load()
-    return tuple(kind for kind in TaskKind if LAYER_OF_KIND[kind] == layer and kind in _BY_KIND)
+    _load_plugins()
+    known = _BY_KIND.keys() | BUILTIN_MODULES.keys()
+    return tuple(kind for kind in TaskKind if LAYER_OF_KIND[kind] == layer and kind in known)
 
 
 def generator_for(kind: TaskKind | str) -> Generator:
     """The generator of ``kind``; raises :class:`UnknownKindError` naming the kinds there are."""
-    _load()
+    _load_plugins()
     try:
-        return _BY_KIND[TaskKind(kind)]
-    except (ValueError, KeyError):
-        known = ", ".join(sorted(k.value for k in _BY_KIND))
-        raise UnknownKindError(f"no generator for task kind {kind!r} (known: {known})") from None
+        wanted = TaskKind(kind)
+    except ValueError:
+        wanted = None
+    if wanted is not None and wanted not in _BY_KIND and wanted in BUILTIN_MODULES:
+        importlib.import_module(BUILTIN_MODULES[wanted])
+    if wanted is None or wanted not in _BY_KIND:
+        known = ", ".join(sorted(k.value for k in _BY_KIND.keys() | BUILTIN_MODULES.keys()))
+        raise UnknownKindError(f"no generator for task kind {kind!r} (known: {known})")
+    return _BY_KIND[wanted]
