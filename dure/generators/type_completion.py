@@ -1,0 +1,623 @@
+"""``type-completion``: restore the stripped annotations of one to five functions of a module.
+
+Targets are functions and methods whose every parameter (``self``/``cls`` aside) and return is annotated,
+in modules the pinned checker runs on. Their annotations are removed with LibCST, so every other byte of the
+file stays; the answer maps each slot (:mod:`dure.verifiers.typeslots`) to the annotation as written. Slots
+the ``types`` verifier cannot judge are never asked: a top type (``Any``, ``object``: any answer would do as
+well), ``@overload`` signatures, names defined twice, type strings it does not parse.
+
+The checker's errors on the module with its reference annotations (the baseline) go into the task, so a
+module need not be clean; clean modules come first. A module costs one checker run for its baseline, shared
+by all its tasks whose stripping keeps line numbers, and modules take turns, so a repository's first tasks
+come from different modules and the checker runs only on the modules the pipeline gets to.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+import libcst as cst
+
+from dure.analyzers.model import DefinitionKind
+from dure.corpus.fetch import list_cached
+from dure.generators import difficulty
+from dure.generators._registry import register
+from dure.generators.base import Candidate, Drop, DropReason, Generator, Source, provenance
+from dure.tasks.frozen import freeze_object
+from dure.tasks.model import LAYER_OF_KIND, Task, TaskKind, VerifierSpec, make_task
+from dure.verifiers.typecheck import checker_version
+from dure.verifiers.typenorm import TOP_TYPES, Canon, UnsafeType, parse_type, split_union
+from dure.verifiers.types import baseline_of
+from dure.verifiers.typeslots import ModuleScopes, SlotError, build_template, module_scopes
+from dure.workspace import make_patch
+
+MAX_FUNCTIONS = 5
+MAX_SLOTS = 8  # a wrong answer costs the audit about two checker runs per slot (0.4 s each, warm)
+ENGINE = "mypy"
+STRICT = ("--strict",)
+INLINE_LIMIT = 4_000_000  # characters of source a task may carry for a repository outside the corpus cache
+SOURCE_SUFFIXES = (".py", ".pyi")
+SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".hg", ".tox", ".nox", ".venv", "venv", ".mypy_cache"})
+_DOTTED = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*")
+
+ANSWER_FORMAT = (
+    "Answer with one JSON object, inside <answer></answer> tags or a ```json fenced block. Its keys are "
+    "exactly the slots listed; each value is a string holding the Python annotation expression for that "
+    "slot, written as it would stand in the module (with the names the module defines and imports)."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """One function's annotations as written, and why it is not asked (``problem``; ``None`` when it is).
+
+    ``reason`` is the drop reason for a problem worth counting; a function that is simply not fully
+    annotated is no question at all, and has a problem but no reason.
+    """
+
+    qualname: str  # inside the module, e.g. ``Class.method``
+    slots: tuple[tuple[str, str], ...]  # (``return`` or ``param:<name>``, annotation text)
+    problem: str | None = None
+    reason: DropReason | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleFile:
+    """A module and where it lives: ``file`` from the repository root, ``path`` from its import root."""
+
+    module: str
+    file: str
+    root: str
+    path: str
+    tier: int  # 0 for modules of a regular package, 1 for scripts, docs and other loose modules
+
+    @property
+    def is_package(self) -> bool:
+        return self.path.endswith("__init__.py")
+
+
+@dataclass
+class _ModulePlan:
+    """A module's text and scopes, its askable functions grouped into tasks, and its baseline once known."""
+
+    where: ModuleFile
+    text: str
+    scopes: ModuleScopes
+    groups: deque[tuple[Signature, ...]]
+    files: dict[str, str] | None = None  # the import root's other sources, for a repository not in the cache
+    baseline: tuple[str, ...] | None = None  # shared by the tasks that keep line numbers
+    clean: bool | None = None
+    built: int = field(default=0)
+
+
+@register
+class TypeCompletionGenerator(Generator):
+    name = "type-completion"
+    kinds = (TaskKind.TYPE_COMPLETION,)
+    description = "restore the stripped parameter and return annotations of 1-5 functions of a module"
+
+    def candidates(self, source: Source, kind: TaskKind) -> Iterator[Candidate | Drop]:
+        rng = source.rng(kind)
+        try:
+            modules = _ordered(_module_files(source), rng)
+            inline = not any(cached.sha256 == source.repo.sha256 for cached in list_cached())
+        except Exception as problem:  # a broken repository ends this kind, never the run
+            yield Drop(kind, DropReason.ERROR, source.repo.name, _describe(problem))
+            return
+        clean: deque[_ModulePlan] = deque()
+        unclean: list[tuple[_ModulePlan, Candidate | Drop]] = []
+        inlined: dict[str, dict[str, str] | None] = {}
+        for where in modules:
+            try:
+                plan, drops = _plan(source, where, rng)
+                if plan.groups and inline:
+                    plan.files = _inline_files(source, where, inlined)
+            except Exception as problem:
+                yield Drop(kind, DropReason.ERROR, where.module, _describe(problem))
+                continue
+            yield from (Drop(kind, reason, subject, detail) for reason, subject, detail in drops)
+            if not plan.groups:
+                continue
+            if inline and plan.files is None:
+                yield Drop(kind, DropReason.UNCHECKABLE, where.module, "too much source to put in the task")
+                continue
+            first = _next_candidate(source, kind, plan)
+            if plan.clean is False:  # its tasks wait until the clean modules' are taken
+                unclean.append((plan, first))
+                continue
+            yield first
+            if plan.groups:
+                clean.append(plan)
+        yield from _in_turn(source, kind, clean)
+        yield from (first for _, first in unclean)
+        yield from _in_turn(source, kind, deque(plan for plan, _ in unclean if plan.groups))
+
+
+def _in_turn(source: Source, kind: TaskKind, plans: deque[_ModulePlan]) -> Iterator[Candidate | Drop]:
+    """One candidate from each module in turn, until every module's groups are used up."""
+    while plans:
+        plan = plans.popleft()
+        yield _next_candidate(source, kind, plan)
+        if plan.groups:
+            plans.append(plan)
+
+
+def _describe(problem: BaseException) -> str:
+    return f"{type(problem).__name__}: {str(problem)[:300]}"
+
+
+# -- modules ---------------------------------------------------------------------------------------------
+
+
+def import_root(file: str, module: str) -> tuple[str, str] | None:
+    """``(root, path)``: the import root of ``file`` and the file's path from there, or ``None`` when the
+    dotted ``module`` does not name that file (a flat layout has root ``""``, a ``src`` layout ``"src"``)."""
+    parts = PurePosixPath(file).parts
+    names = module.split(".")
+    if not parts or not all(name.isidentifier() for name in names):
+        return None
+    expected = [*names, "__init__.py"] if parts[-1] == "__init__.py" else [*names[:-1], f"{names[-1]}.py"]
+    if len(parts) < len(expected) or list(parts[-len(expected) :]) != expected:
+        return None
+    return "/".join(parts[: -len(expected)]), "/".join(expected)
+
+
+def _module_files(source: Source) -> list[ModuleFile]:
+    """The repository's non-test modules that the checker can import by their dotted names."""
+    found = []
+    for qualname, definition in sorted(source.index.definitions.items()):
+        if definition.kind is not DefinitionKind.MODULE or definition.is_test:
+            continue
+        located = import_root(definition.file, qualname)
+        if located is None:
+            continue
+        root, path = located
+        package = source.root / root / qualname.partition(".")[0] / "__init__.py"
+        found.append(ModuleFile(qualname, definition.file, root, path, 0 if package.is_file() else 1))
+    return found
+
+
+def _ordered(modules: list[ModuleFile], rng: random.Random) -> list[ModuleFile]:
+    """Package modules first, then loose ones (scripts, docs), in a seeded random order within each."""
+    keyed = [(module.tier, rng.random(), module.module, module) for module in modules]
+    keyed.sort(key=lambda item: item[:3])
+    return [item[3] for item in keyed]
+
+
+def _inline_files(
+    source: Source, where: ModuleFile, done: dict[str, dict[str, str] | None]
+) -> dict[str, str] | None:
+    """The sources of the module's import root but the module itself (``None`` when there is too much)."""
+    if where.root not in done:
+        base = source.root / where.root
+        found: dict[str, str] = {}
+        for path in sorted(base.rglob("*")):
+            relative = path.relative_to(base)
+            if set(relative.parts) & SKIPPED_DIRS or not path.is_file():
+                continue
+            if path.suffix in SOURCE_SUFFIXES or path.name == "py.typed":
+                found[relative.as_posix()] = path.read_text(encoding="utf-8", errors="replace")
+        done[where.root] = found if sum(map(len, found.values())) <= INLINE_LIMIT else None
+    files = done[where.root]
+    return None if files is None else {path: text for path, text in files.items() if path != where.path}
+
+
+# -- signatures ------------------------------------------------------------------------------------------
+
+
+def _decorator_name(decorator: cst.Decorator) -> str:
+    node = decorator.decorator
+    if isinstance(node, cst.Call):
+        node = node.func
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    return node.value if isinstance(node, cst.Name) else ""
+
+
+def _parameters(node: cst.FunctionDef) -> list[cst.Param]:
+    params = node.params
+    every = [*params.posonly_params, *params.params]
+    if isinstance(params.star_arg, cst.Param):
+        every.append(params.star_arg)
+    every += params.kwonly_params
+    if params.star_kwarg is not None:
+        every.append(params.star_kwarg)
+    return every
+
+
+def _receiver(node: cst.FunctionDef, in_class: bool) -> cst.Param | None:
+    """The ``self``/``cls`` parameter of a method (none for a static method or a plain function)."""
+    if not in_class or any(_decorator_name(d) == "staticmethod" for d in node.decorators):
+        return None
+    positional = [*node.params.posonly_params, *node.params.params]
+    return positional[0] if positional else None
+
+
+class _Functions(cst.CSTVisitor):
+    """The functions that can have slots, in source order: those at module level and in classes.
+
+    It walks as the verifier's template does (:func:`dure.verifiers.typeslots.build_template`): not into
+    functions, so neither nested functions nor classes inside functions are found.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, bool]] = []  # (name, is a class)
+        self.found: list[tuple[str, cst.FunctionDef, bool]] = []  # (qualname, node, directly in a class)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.stack.append((node.name.value, True))
+        return True
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.stack.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        in_class = bool(self.stack) and self.stack[-1][1]
+        self.found.append((".".join([*(name for name, _ in self.stack), node.name.value]), node, in_class))
+        self.stack.append((node.name.value, False))
+        return False
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.stack.pop()
+
+
+def _annotation_text(tree: cst.Module, annotation: cst.Annotation) -> str:
+    """The annotation as written, on one line (one written over several lines is re-spelled by ``ast``)."""
+    text = tree.code_for_node(annotation.annotation)
+    return ast.unparse(parse_type(text)) if "\n" in text else text
+
+
+def signatures(text: str, module: str, *, is_package: bool) -> list[Signature]:
+    """Every function of the module that could have slots, with its annotations and what stops asking it."""
+    tree = cst.parse_module(text)
+    walker = _Functions()
+    tree.visit(walker)
+    counts: dict[str, int] = {}
+    for qualname, _, _ in walker.found:
+        counts[qualname] = counts.get(qualname, 0) + 1
+    scopes = module_scopes(text, module, is_package=is_package)
+    found = []
+    for qualname, node, in_class in walker.found:
+        signature = _signature(tree, qualname, node, in_class)
+        if signature.problem is None and counts[qualname] > 1:
+            problem = f"defined {counts[qualname]} times in the module"
+            signature = Signature(qualname, signature.slots, problem, DropReason.UNCHECKABLE)
+        elif signature.problem is None:
+            signature = _judgeable(signature, scopes)
+        found.append(signature)
+    return found
+
+
+def _signature(tree: cst.Module, qualname: str, node: cst.FunctionDef, in_class: bool) -> Signature:
+    if any(_decorator_name(d) == "overload" for d in node.decorators):
+        return Signature(qualname, (), "an @overload signature", DropReason.UNCHECKABLE)
+    receiver = _receiver(node, in_class)
+    annotated = [(f"param:{p.name.value}", p.annotation) for p in _parameters(node) if p is not receiver]
+    annotated.append(("return", node.returns))
+    slots = []
+    for name, annotation in annotated:
+        if annotation is None:
+            return Signature(qualname, (), "not fully annotated")
+        try:
+            slots.append((name, _annotation_text(tree, annotation)))
+        except UnsafeType as problem:
+            return Signature(qualname, (), f"{name}: {problem}", DropReason.UNCHECKABLE)
+    return Signature(qualname, tuple(slots))
+
+
+def _judgeable(signature: Signature, scopes: ModuleScopes) -> Signature:
+    """``signature``, or it with the reason the verifier could not judge it or it asks nothing."""
+    canon = Canon(scopes.for_function(tuple(signature.qualname.split(".")), set()))
+    spelled = []
+    for name, text in signature.slots:
+        try:
+            spelled.append(canon.spell(parse_type(text)))
+        except UnsafeType as problem:
+            return Signature(
+                signature.qualname, signature.slots, f"{name}: {problem}", DropReason.UNCHECKABLE
+            )
+        if set(split_union(spelled[-1])) & TOP_TYPES:
+            top = f"{name} is {text} (a top type: every answer would do)"
+            return Signature(signature.qualname, signature.slots, top, DropReason.UNCHECKABLE)
+    if all(spelling == "None" for spelling in spelled):
+        return Signature(signature.qualname, signature.slots, "nothing but None to ask", DropReason.TRIVIAL)
+    if len(signature.slots) > MAX_SLOTS:
+        many = f"{len(signature.slots)} slots, more than the {MAX_SLOTS} a task holds"
+        return Signature(signature.qualname, signature.slots, many, DropReason.UNCHECKABLE)
+    return signature
+
+
+# -- stripping -------------------------------------------------------------------------------------------
+
+
+class _Stripper(cst.CSTTransformer):
+    """Removes the parameter (but ``self``/``cls``) and return annotations of the ``targets``."""
+
+    def __init__(self, targets: frozenset[str]) -> None:
+        super().__init__()
+        self.targets = targets
+        self.stack: list[tuple[str, bool]] = []
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.stack.append((node.name.value, True))
+        return True
+
+    def leave_ClassDef(self, original_node: cst.ClassDef, updated_node: cst.ClassDef) -> cst.ClassDef:
+        self.stack.pop()
+        return updated_node
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.stack.append((node.name.value, False))
+        return False
+
+    def leave_FunctionDef(
+        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        qualname = ".".join(name for name, _ in self.stack)
+        self.stack.pop()
+        if qualname not in self.targets:
+            return updated_node
+        in_class = bool(self.stack) and self.stack[-1][1]
+        receiver = _receiver(updated_node, in_class)
+        params = updated_node.params
+        stripped = {id(p): _bare(p) for p in _parameters(updated_node) if p is not receiver}
+
+        def swap(items: Sequence[cst.Param]) -> list[cst.Param]:
+            return [stripped.get(id(item), item) for item in items]
+
+        star_arg = params.star_arg
+        if isinstance(star_arg, cst.Param):
+            star_arg = stripped.get(id(star_arg), star_arg)
+        star_kwarg = params.star_kwarg
+        if star_kwarg is not None:
+            star_kwarg = stripped.get(id(star_kwarg), star_kwarg)
+        params = params.with_changes(
+            posonly_params=swap(params.posonly_params),
+            params=swap(params.params),
+            kwonly_params=swap(params.kwonly_params),
+            star_arg=star_arg,
+            star_kwarg=star_kwarg,
+        )
+        return updated_node.with_changes(params=params, returns=None)
+
+
+def _bare(param: cst.Param) -> cst.Param:
+    """``param`` without its annotation; ``x: int = 1`` becomes ``x=1``, as unannotated code is written."""
+    equal = param.equal
+    if isinstance(equal, cst.AssignEqual) and _spaced(equal):
+        empty = cst.SimpleWhitespace("")
+        equal = cst.AssignEqual(whitespace_before=empty, whitespace_after=empty)
+    return param.with_changes(annotation=None, equal=equal)
+
+
+def _spaced(equal: cst.AssignEqual) -> bool:
+    around = (equal.whitespace_before, equal.whitespace_after)
+    return all(isinstance(w, cst.SimpleWhitespace) and w.value == " " for w in around)
+
+
+def strip_annotations(text: str, targets: frozenset[str]) -> str:
+    """``text`` with the annotations of the functions ``targets`` (qualified inside the module) removed."""
+    return cst.parse_module(text).visit(_Stripper(targets)).code
+
+
+def slot_names(module: str, group: Sequence[Signature]) -> dict[str, str]:
+    """Slot name -> the annotation as written, for the functions of ``group``."""
+    return {f"{module}.{s.qualname}:{name}": text for s in group for name, text in s.slots}
+
+
+# -- planning --------------------------------------------------------------------------------------------
+
+_DropRecord = tuple[DropReason, str, str]
+
+
+def _plan(source: Source, where: ModuleFile, rng: random.Random) -> tuple[_ModulePlan, list[_DropRecord]]:
+    """The module's askable functions in seeded groups of 1-5, and the drops of those not asked."""
+    text = (source.root / where.file).read_text(encoding="utf-8")
+    found = signatures(text, where.module, is_package=where.is_package)
+    drops: dict[str, _DropRecord] = {}  # one per name: the signatures of an overload share theirs
+    for signature in found:
+        subject = f"{where.module}.{signature.qualname}"
+        if signature.reason is not None and subject not in drops:
+            drops[subject] = (signature.reason, subject, signature.problem or "")
+    askable = [s for s in found if s.problem is None]
+    askable, rejected = _template_checked(text, where, askable)
+    rng.shuffle(askable)
+    groups: deque[tuple[Signature, ...]] = deque()
+    while askable:
+        size, group = rng.randint(1, MAX_FUNCTIONS), [askable.pop()]
+        while askable and len(group) < size and _slots(group) + len(askable[-1].slots) <= MAX_SLOTS:
+            group.append(askable.pop())
+        groups.append(tuple(group))
+    scopes = module_scopes(text, where.module, is_package=where.is_package)
+    return _ModulePlan(where, text, scopes, groups), [*drops.values(), *rejected]
+
+
+def _slots(group: Sequence[Signature]) -> int:
+    return sum(len(s.slots) for s in group)
+
+
+def _template_checked(
+    text: str, where: ModuleFile, askable: list[Signature]
+) -> tuple[list[Signature], list[_DropRecord]]:
+    """The functions whose stripped slots the verifier's template finds (all of them, but for surprises)."""
+    if not askable or _template_error(text, where, askable) is None:
+        return askable, []
+    kept, drops = [], []
+    for signature in askable:
+        error = _template_error(text, where, [signature])
+        if error is None:
+            kept.append(signature)
+        else:
+            drops.append((DropReason.UNCHECKABLE, f"{where.module}.{signature.qualname}", error))
+    return kept, drops
+
+
+def _template_error(text: str, where: ModuleFile, group: Sequence[Signature]) -> str | None:
+    stripped = strip_annotations(text, frozenset(s.qualname for s in group))
+    try:
+        build_template(
+            stripped, where.module, list(slot_names(where.module, group)), is_package=where.is_package
+        )
+    except (SlotError, SyntaxError, UnsafeType) as problem:
+        return str(problem)
+    return None
+
+
+# -- tasks -----------------------------------------------------------------------------------------------
+
+
+def _next_candidate(source: Source, kind: TaskKind, plan: _ModulePlan) -> Candidate | Drop:
+    """The task of the plan's next group; a checker that fails on the module ends the module."""
+    group = tuple(sorted(plan.groups.popleft(), key=lambda s: s.qualname))
+    where = plan.where
+    subject = f"{where.module}.{group[0].qualname}"
+    try:
+        stripped = strip_annotations(plan.text, frozenset(s.qualname for s in group))
+        keeps_lines = stripped.count("\n") == plan.text.count("\n")
+        baseline = plan.baseline if keeps_lines else None
+        if baseline is None:
+            try:
+                baseline = baseline_of(
+                    _task(source, kind, plan, group=group, stripped=stripped, baseline=None)
+                )
+            except Exception as problem:  # the checker does not run on this module: no task can be judged
+                plan.groups.clear()
+                return Drop(kind, DropReason.BASELINE, where.module, _describe(problem))
+            if keeps_lines:
+                plan.baseline = baseline
+            if plan.clean is None:
+                plan.clean = not baseline
+        task = _task(source, kind, plan, group=group, stripped=stripped, baseline=baseline)
+    except Exception as problem:
+        return Drop(kind, DropReason.ERROR, subject, _describe(problem))
+    plan.built += 1
+    return Candidate(task, secrets=tuple(sorted(set(slot_names(where.module, group).values()))))
+
+
+def _task(
+    source: Source,
+    kind: TaskKind,
+    plan: _ModulePlan,
+    *,
+    group: tuple[Signature, ...],
+    stripped: str,
+    baseline: tuple[str, ...] | None,
+) -> Task:
+    where = plan.where
+    answer = slot_names(where.module, group)
+    params: dict[str, object] = {
+        "module": where.module,
+        "path": where.path,
+        "source": stripped,
+        "root": where.root,
+        "engine": ENGINE,
+        "flags": list(STRICT),
+        "checker_version": checker_version(ENGINE),
+    }
+    if plan.files is not None:
+        params["files"] = plan.files
+    if baseline is not None:
+        params["baseline"] = list(baseline)
+    functions = [f"{where.module}.{s.qualname}" for s in group]
+    files = [where.file, *_type_files(source, plan, group)]
+    features = difficulty.features(
+        hops=2 if len(set(files)) > 1 else 1,
+        files=files,
+        answer_size=len(answer),
+        fan_in=sum(_count(source, "callers", name) for name in functions),
+        fan_out=sum(_count(source, "callees", name) for name in functions),
+    )
+    return make_task(
+        kind=kind,
+        repo=source.repo,
+        prompt=_prompt(where, functions, _lines(stripped, where.module), answer),
+        inputs={"symbol": where.module, "module": where.module, "file": where.file, "functions": functions},
+        answer=answer,
+        answer_schema=_schema(answer),
+        verifier=VerifierSpec("types", freeze_object(params)),
+        phase=difficulty.phase_of(LAYER_OF_KIND[kind], features),
+        workspace=make_patch({where.file: (plan.text, stripped)}),
+        difficulty=features,
+        provenance=provenance(
+            source,
+            kind,
+            checker=f"{ENGINE} {checker_version(ENGINE)}",
+            flags=list(STRICT),
+            baseline_errors=len(baseline or ()),
+            module=where.module,
+            functions=functions,
+        ),
+    )
+
+
+def _schema(answer: Mapping[str, str]) -> dict[str, object]:
+    return {
+        "type": "object",
+        "properties": {slot: {"type": "string", "minLength": 1} for slot in answer},
+        "required": sorted(answer),
+        "additionalProperties": False,
+    }
+
+
+def _prompt(
+    where: ModuleFile, functions: list[str], lines: Mapping[str, int], answer: Mapping[str, str]
+) -> str:
+    listed = "\n".join(
+        f"- `{name}` (line {lines[name]})" if name in lines else f"- `{name}`" for name in functions
+    )
+    slots = "\n".join(f"- `{slot}`" for slot in answer)
+    which = "this function" if len(functions) == 1 else f"these {len(functions)} functions"
+    return (
+        f"In `{where.file}` (module `{where.module}`), the annotations of {which} were removed: every "
+        f"parameter annotation except on `self`/`cls`, and the return annotation.\n\n{listed}\n\n"
+        "Restore the annotations the authors wrote: read the functions, what they call and what calls them. "
+        "A slot names one annotation: `<function>:return`, or `<function>:param:<parameter>` (`*args` and "
+        f"`**kwargs` by their names). The slots to fill:\n\n{slots}\n\n{ANSWER_FORMAT}"
+    )
+
+
+def _lines(text: str, module: str) -> dict[str, int]:
+    """Qualified name -> line of the ``def``, for functions at module level and in classes."""
+    found: dict[str, int] = {}
+
+    def walk(node: ast.AST, path: tuple[str, ...]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                walk(child, (*path, child.name))
+            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                found.setdefault(".".join((module, *path, child.name)), child.lineno)
+            elif isinstance(child, ast.stmt):
+                walk(child, path)
+
+    walk(ast.parse(text), ())
+    return found
+
+
+def _count(source: Source, query: str, qualname: str) -> int:
+    """How many certain callers (or callees) the index knows for ``qualname`` (0 when it does not know it)."""
+    if qualname not in source.index.definitions:
+        return 0
+    result = source.index.callers(qualname) if query == "callers" else source.index.callees(qualname)
+    return len(result.value)
+
+
+def _type_files(source: Source, plan: _ModulePlan, group: tuple[Signature, ...]) -> list[str]:
+    """Files of the repository's own definitions that the answer's types name."""
+    definitions = source.index.definitions
+    reexports = {f"{i.module}.{i.name}": i.resolved for i in source.index.imports if i.resolved}
+    files = set()
+    for signature in group:
+        canon = Canon(plan.scopes.for_function(tuple(signature.qualname.split(".")), set()))
+        for _, text in signature.slots:
+            for name in _DOTTED.findall(canon.spell(parse_type(text))):
+                target = reexports.get(name, name)
+                if target in definitions:
+                    files.add(definitions[target].file)
+    return sorted(files)
