@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import os
+import pickle
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -12,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from dure.analyzers.cache import IndexCache
+from dure.analyzers.cache import IndexCache, write_pickled
 from dure.analyzers.collector import collect
 from dure.analyzers.index import RepoIndex, Statistics
 from dure.analyzers.model import Diagnostic
@@ -36,6 +38,7 @@ PARALLEL_THRESHOLD = 120
 STRICT_ENV = "DURE_STRICT"  # tests set it: unknown syntax raises instead of becoming a diagnostic
 
 Progress = Callable[[int, int], None]
+Job = tuple[SourceFile, bytes, Path | None]  # a file to summarise, its content, where its cache entry goes
 
 
 def summarise_file(source: SourceFile, data: bytes) -> FileResult:
@@ -57,8 +60,20 @@ def summarise_file(source: SourceFile, data: bytes) -> FileResult:
     return FileResult(source.relpath, summary, None, lines)
 
 
-def _summarise_batch(batch: list[tuple[SourceFile, bytes]]) -> list[FileResult]:
-    return [summarise_file(source, data) for source, data in batch]
+def _summarise_job(job: Job) -> tuple[FileResult, bytes]:
+    """Summarise one file and pickle the result once: the same bytes fill its cache entry and, in a
+    worker, cross the process pool."""
+    source, data, entry = job
+    result = summarise_file(source, data)
+    pickled = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+    if entry is not None:
+        with contextlib.suppress(OSError):
+            write_pickled(entry, pickled)
+    return result, pickled
+
+
+def _summarise_batch(batch: list[Job]) -> list[bytes]:
+    return [_summarise_job(job)[1] for job in batch]
 
 
 def build_index(
@@ -116,17 +131,16 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
         if cached is not None:
             return cached.with_timing(time.perf_counter() - started, reused=True)
     results: dict[str, FileResult] = {}
-    missing: list[tuple[SourceFile, bytes]] = []
+    missing: list[Job] = []
     for relpath, (source, data) in contents.items():
         hit = store.load_summary(digests[relpath], source) if store is not None else None
         if hit is not None:
             results[relpath] = hit
         else:
-            missing.append((source, data))
+            entry = store.summary_path(digests[relpath], source) if store is not None else None
+            missing.append((source, data, entry))
     for result in _summarise(missing, options.workers, options.progress):
         results[result.relpath] = result
-        if store is not None:
-            store.save_summary(digests[result.relpath], contents[result.relpath][0], result)
     index = _assemble(
         root,
         found=found,
@@ -161,23 +175,21 @@ def _fingerprint(found: Discovery, digests: dict[str, str], *, jedi: bool) -> st
     return hasher.hexdigest()
 
 
-def _summarise(
-    missing: list[tuple[SourceFile, bytes]], workers: int | None, progress: Progress | None
-) -> list[FileResult]:
+def _summarise(missing: list[Job], workers: int | None, progress: Progress | None) -> list[FileResult]:
     total = len(missing)
     workers = workers if workers is not None else (os.cpu_count() or 1)
     if total < PARALLEL_THRESHOLD or workers <= 1:
         results = []
-        for done, (source, data) in enumerate(missing, 1):
-            results.append(summarise_file(source, data))
+        for done, job in enumerate(missing, 1):
+            results.append(_summarise_job(job)[0] if job[2] is not None else summarise_file(*job[:2]))
             if progress is not None:
                 progress(done, total)
         return results
     batches = [missing[i :: workers * 4] for i in range(workers * 4)]
     results = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for batch_results in pool.map(_summarise_batch, batches):
-            results.extend(batch_results)
+        for pickled in pool.map(_summarise_batch, batches):
+            results.extend(pickle.loads(blob) for blob in pickled)
             if progress is not None:
                 progress(len(results), total)
     return results

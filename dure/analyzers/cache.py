@@ -22,11 +22,17 @@ if TYPE_CHECKING:
 
 
 def _atomic_write(path: Path, payload: object) -> None:
+    write_pickled(path, pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def write_pickled(path: Path, data: bytes) -> None:
+    """Write an already pickled entry atomically (workers pickle a summary once, for the cache and the
+    pool alike)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pkl")
     try:
         with os.fdopen(handle, "wb") as stream:
-            pickle.dump(payload, stream, protocol=pickle.HIGHEST_PROTOCOL)
+            stream.write(data)
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -56,19 +62,15 @@ class IndexCache:
         base = cache_root() / "index" if cache is None or cache is True else Path(cache)
         return cls(base / f"v{version}", root)
 
-    def _summary_path(self, digest: str, source: SourceFile) -> Path:
+    def summary_path(self, digest: str, source: SourceFile) -> Path:
         identity = hashlib.sha256(
             f"{source.relpath}\0{source.module}\0{source.is_test}".encode()
         ).hexdigest()[:16]
         return self.directory / "files" / digest[:2] / f"{digest}-{identity}.pkl"
 
     def load_summary(self, digest: str, source: SourceFile) -> FileResult | None:
-        loaded = _load(self._summary_path(digest, source))
+        loaded = _load(self.summary_path(digest, source))
         return loaded if isinstance(loaded, FileResult) else None
-
-    def save_summary(self, digest: str, source: SourceFile, result: FileResult) -> None:
-        with contextlib.suppress(OSError):
-            _atomic_write(self._summary_path(digest, source), result)
 
     def _index_path(self) -> Path:
         return self.directory / "repos" / f"{self.root_key}.pkl"

@@ -22,10 +22,18 @@ known:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
-from dure.analyzers.model import Definition, Diagnostic, Import
+from dure.analyzers.model import (
+    Definition,
+    DefinitionKind,
+    Diagnostic,
+    Import,
+    ImportCondition,
+    Parameter,
+    ParameterKind,
+)
 
 Ref = tuple[Any, ...]
 UNKNOWN: Ref = ("u",)
@@ -150,6 +158,11 @@ class ModuleSummary:
     all_names: tuple[str, ...] | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
+    def __reduce__(self) -> tuple[Any, tuple[tuple[Any, ...]]]:
+        """Pickled as plain tuples: summaries cross the process pool and fill the cache, and pickling
+        named tuples and slotted dataclasses one by one costs a Python call per record each way."""
+        return _summary_from_rows, (_summary_rows(self),)
+
 
 @dataclass(frozen=True, slots=True)
 class FileResult:
@@ -159,3 +172,102 @@ class FileResult:
     summary: ModuleSummary | None
     diagnostic: Diagnostic | None
     lines: int
+
+
+_SCOPE_FIELDS = tuple(f.name for f in fields(Scope))
+_DEFINITION_FIELDS = tuple(f.name for f in fields(Definition))
+_IMPORT_FIELDS = tuple(f.name for f in fields(Import))
+_DEFINITION_KINDS = {kind.value: kind for kind in DefinitionKind}
+_PARAMETER_KINDS = {kind.value: kind for kind in ParameterKind}
+_IMPORT_CONDITIONS = {condition.value: condition for condition in ImportCondition}
+_BINDINGS, _PARAMS = _SCOPE_FIELDS.index("bindings"), _SCOPE_FIELDS.index("params")
+_KIND, _PARAMETERS = _DEFINITION_FIELDS.index("kind"), _DEFINITION_FIELDS.index("parameters")
+_CONDITION = _IMPORT_FIELDS.index("condition")
+
+
+def _summary_rows(summary: ModuleSummary) -> tuple[Any, ...]:
+    return (
+        summary.module,
+        summary.relpath,
+        summary.is_package,
+        summary.is_test,
+        [_definition_row(d) for d in summary.definitions],
+        summary.def_scopes,
+        [_scope_row(scope) for scope in summary.scopes],
+        [_import_row(i) for i in summary.imports],
+        [tuple(call) for call in summary.calls],
+        [tuple(use) for use in summary.uses],
+        [tuple(store) for store in summary.attribute_stores],
+        [tuple(add) for add in summary.container_adds],
+        summary.attribute_loads,
+        summary.strings,
+        summary.all_names,
+        [(d.path, d.line, d.reason) for d in summary.diagnostics],
+    )
+
+
+def _summary_from_rows(rows: tuple[Any, ...]) -> ModuleSummary:
+    (module, relpath, is_package, is_test, definitions, def_scopes, scopes, imports) = rows[:8]
+    (calls, uses, stores, adds, loads, strings, all_names, diagnostics) = rows[8:]
+    return ModuleSummary(
+        module,
+        relpath,
+        is_package,
+        is_test,
+        [_definition_from_row(row) for row in definitions],
+        def_scopes,
+        [_scope_from_row(row) for row in scopes],
+        [_import_from_row(row) for row in imports],
+        [tuple.__new__(CallRecord, row) for row in calls],
+        [tuple.__new__(ValueUse, row) for row in uses],
+        [tuple.__new__(AttributeStore, row) for row in stores],
+        [tuple.__new__(ContainerAdd, row) for row in adds],
+        loads,
+        strings,
+        all_names,
+        [Diagnostic(*row) for row in diagnostics],
+    )
+
+
+def _scope_row(scope: Scope) -> tuple[Any, ...]:
+    row = [getattr(scope, name) for name in _SCOPE_FIELDS]
+    row[_BINDINGS] = {name: [tuple(b) for b in bindings] for name, bindings in scope.bindings.items()}
+    row[_PARAMS] = tuple(tuple(p) for p in scope.params)
+    return tuple(row)
+
+
+def _scope_from_row(row: tuple[Any, ...]) -> Scope:
+    scope = Scope(*row)
+    scope.bindings = {
+        name: [tuple.__new__(Binding, b) for b in bindings] for name, bindings in scope.bindings.items()
+    }
+    scope.params = tuple(tuple.__new__(ParamInfo, p) for p in scope.params)
+    return scope
+
+
+def _definition_row(definition: Definition) -> tuple[Any, ...]:
+    row = [getattr(definition, name) for name in _DEFINITION_FIELDS]
+    row[_KIND] = definition.kind.value
+    row[_PARAMETERS] = tuple(
+        (p.name, p.kind.value, p.annotation, p.has_default) for p in definition.parameters
+    )
+    return tuple(row)
+
+
+def _definition_from_row(row: tuple[Any, ...]) -> Definition:
+    values = list(row)
+    values[_KIND] = _DEFINITION_KINDS[values[_KIND]]
+    values[_PARAMETERS] = tuple(Parameter(n, _PARAMETER_KINDS[k], a, d) for n, k, a, d in values[_PARAMETERS])
+    return Definition(*values)
+
+
+def _import_row(record: Import) -> tuple[Any, ...]:
+    row = [getattr(record, name) for name in _IMPORT_FIELDS]
+    row[_CONDITION] = record.condition.value
+    return tuple(row)
+
+
+def _import_from_row(row: tuple[Any, ...]) -> Import:
+    values = list(row)
+    values[_CONDITION] = _IMPORT_CONDITIONS[values[_CONDITION]]
+    return Import(*values)
