@@ -375,6 +375,24 @@ def test_a_module_the_checker_fails_on_is_a_baseline_drop(
     assert sorted(drop.subject for drop in baseline) == ["pkg.legacy", "pkg.shapes"]
 
 
+def test_types_from_imports_the_checker_cannot_resolve_are_not_asked(temporary_repo: TemporaryRepo) -> None:
+    """The checker sees ``yaml.Node`` as Any: ``assert_type`` would accept any other ``yaml`` name for it."""
+    module = (
+        "import yaml\n\nfrom .missing import Thing\n\n\n"
+        "def load(text: str) -> yaml.Node:\n    return yaml.compose(text)\n\n\n"
+        "def make(count: int) -> list[Thing]:\n    return [Thing() for _ in range(count)]\n\n\n"
+        "def size(text: str) -> int:\n    return len(text)\n"
+    )
+    found = run(fixture_source(temporary_repo({"pkg/__init__.py": "", "pkg/io.py": module})))
+    drops = {item.subject: item.detail for item in found if isinstance(item, Drop)}
+    assert set(drops) == {"pkg.io.load", "pkg.io.make"}
+    assert "yaml.Node" in drops["pkg.io.load"]
+    assert "pkg.missing.Thing" in drops["pkg.io.make"]
+    assert [thaw(task.answer) for task in tasks_of(found)] == [
+        {"pkg.io.size:param:text": "str", "pkg.io.size:return": "int"}
+    ]
+
+
 def test_a_repository_without_annotations_yields_nothing(temporary_repo: TemporaryRepo) -> None:
     root = temporary_repo({"pkg/__init__.py": "", "pkg/plain.py": "def f(a):\n    return a\n"})
     assert run(fixture_source(root)) == []

@@ -89,11 +89,11 @@ class _ModulePlan:
     where: ModuleFile
     text: str
     scopes: ModuleScopes
-    groups: deque[tuple[Signature, ...]]
+    askable: list[Signature]
+    groups: deque[tuple[Signature, ...]] = field(default_factory=deque)
     files: dict[str, str] | None = None  # the import root's other sources, for a repository not in the cache
     baseline: tuple[str, ...] | None = None  # shared by the tasks that keep line numbers
-    clean: bool | None = None
-    built: int = field(default=0)
+    clean: bool = False
 
 
 @register
@@ -111,39 +111,38 @@ class TypeCompletionGenerator(Generator):
             yield Drop(kind, DropReason.ERROR, source.repo.name, _describe(problem))
             return
         clean: deque[_ModulePlan] = deque()
-        unclean: list[tuple[_ModulePlan, Candidate | Drop]] = []
+        unclean: deque[_ModulePlan] = deque()  # their tasks wait until the clean modules' are taken
         inlined: dict[str, dict[str, str] | None] = {}
         for where in modules:
             try:
-                plan, drops = _plan(source, where, rng)
-                if plan.groups and inline:
+                plan, drops = _plan(source, where)
+                if plan.askable and inline:
                     plan.files = _inline_files(source, where, inlined)
             except Exception as problem:
                 yield Drop(kind, DropReason.ERROR, where.module, _describe(problem))
                 continue
             yield from (Drop(kind, reason, subject, detail) for reason, subject, detail in drops)
-            if not plan.groups:
+            if not plan.askable:
                 continue
             if inline and plan.files is None:
                 yield Drop(kind, DropReason.UNCHECKABLE, where.module, "too much source to put in the task")
                 continue
-            first = _next_candidate(source, kind, plan)
-            if plan.clean is False:  # its tasks wait until the clean modules' are taken
-                unclean.append((plan, first))
-                continue
-            yield first
-            if plan.groups:
+            yield from _settle(source, kind, plan, rng)
+            if plan.groups and plan.clean:
+                yield _next_candidate(source, kind, plan)
                 clean.append(plan)
+            elif plan.groups:
+                unclean.append(plan)
         yield from _in_turn(source, kind, clean)
-        yield from (first for _, first in unclean)
-        yield from _in_turn(source, kind, deque(plan for plan, _ in unclean if plan.groups))
+        yield from _in_turn(source, kind, unclean)
 
 
 def _in_turn(source: Source, kind: TaskKind, plans: deque[_ModulePlan]) -> Iterator[Candidate | Drop]:
     """One candidate from each module in turn, until every module's groups are used up."""
     while plans:
         plan = plans.popleft()
-        yield _next_candidate(source, kind, plan)
+        if plan.groups:
+            yield _next_candidate(source, kind, plan)
         if plan.groups:
             plans.append(plan)
 
@@ -417,8 +416,8 @@ def slot_names(module: str, group: Sequence[Signature]) -> dict[str, str]:
 _DropRecord = tuple[DropReason, str, str]
 
 
-def _plan(source: Source, where: ModuleFile, rng: random.Random) -> tuple[_ModulePlan, list[_DropRecord]]:
-    """The module's askable functions in seeded groups of 1-5, and the drops of those not asked."""
+def _plan(source: Source, where: ModuleFile) -> tuple[_ModulePlan, list[_DropRecord]]:
+    """The module's askable functions (read from its text alone), and the drops of those not asked."""
     text = (source.root / where.file).read_text(encoding="utf-8")
     found = signatures(text, where.module, is_package=where.is_package)
     drops: dict[str, _DropRecord] = {}  # one per name: the signatures of an overload share theirs
@@ -428,15 +427,83 @@ def _plan(source: Source, where: ModuleFile, rng: random.Random) -> tuple[_Modul
             drops[subject] = (signature.reason, subject, signature.problem or "")
     askable = [s for s in found if s.problem is None]
     askable, rejected = _template_checked(text, where, askable)
+    scopes = module_scopes(text, where.module, is_package=where.is_package)
+    return _ModulePlan(where, text, scopes, askable), [*drops.values(), *rejected]
+
+
+def _settle(source: Source, kind: TaskKind, plan: _ModulePlan, rng: random.Random) -> Iterator[Drop]:
+    """Record the module's baseline, drop the functions it shows the checker cannot judge, and group the
+    rest in seeded groups of 1-5 (none when the checker does not run on the module)."""
+    where, probe = plan.where, plan.askable[:1]
+    stripped = strip_annotations(plan.text, frozenset(s.qualname for s in probe))
+    try:
+        baseline = baseline_of(
+            _task(source, kind, plan, group=tuple(probe), stripped=stripped, baseline=None)
+        )
+    except Exception as problem:  # the checker does not run on this module: no task can be judged
+        yield Drop(kind, DropReason.BASELINE, where.module, _describe(problem))
+        return
+    if stripped.count("\n") == plan.text.count("\n"):
+        plan.baseline = baseline
+    plan.clean = not baseline
+    unresolved = unresolved_imports(stripped, baseline, where)
+    askable = []
+    for signature in plan.askable:
+        names = _unresolved_names(plan.scopes, signature, unresolved)
+        if names:
+            detail = (
+                f"names from imports the checker cannot resolve (their types are Any): {', '.join(names)}"
+            )
+            yield Drop(kind, DropReason.UNCHECKABLE, f"{where.module}.{signature.qualname}", detail)
+        else:
+            askable.append(signature)
     rng.shuffle(askable)
-    groups: deque[tuple[Signature, ...]] = deque()
     while askable:
         size, group = rng.randint(1, MAX_FUNCTIONS), [askable.pop()]
         while askable and len(group) < size and _slots(group) + len(askable[-1].slots) <= MAX_SLOTS:
             group.append(askable.pop())
-        groups.append(tuple(group))
-    scopes = module_scopes(text, where.module, is_package=where.is_package)
-    return _ModulePlan(where, text, scopes, groups), [*drops.values(), *rejected]
+        plan.groups.append(tuple(group))
+
+
+def unresolved_imports(text: str, baseline: Sequence[str], where: ModuleFile) -> frozenset[str]:
+    """Modules imported on the lines where ``baseline`` has errors: the checker takes their names as Any,
+    so an answer naming anything else from them would pass ``assert_type`` against a reference from them."""
+    lines = {int(key.partition(":")[0]) for key in baseline if key.partition(":")[0].isdigit()}
+    package = where.module if where.is_package else where.module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(text)):
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            continue
+        if not any(node.lineno <= line <= (node.end_lineno or node.lineno) for line in lines):
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        else:
+            found.add(_absolute(node.module, node.level, package))
+    return frozenset(name for name in found if name)
+
+
+def _absolute(module: str | None, level: int, package: str) -> str:
+    if level == 0:
+        return module or ""
+    parts = package.split(".") if package else []
+    if level - 1 > len(parts):
+        return ""
+    base = ".".join(parts[: len(parts) - (level - 1)])
+    return f"{base}.{module}" if module and base else (module or base)
+
+
+def _unresolved_names(scopes: ModuleScopes, signature: Signature, unresolved: frozenset[str]) -> list[str]:
+    """The names of the signature's annotations that come from ``unresolved`` modules."""
+    if not unresolved:
+        return []
+    canon = Canon(scopes.for_function(tuple(signature.qualname.split(".")), set()))
+    found = set()
+    for _, text in signature.slots:
+        for name in _DOTTED.findall(canon.spell(parse_type(text))):
+            if any(name == module or name.startswith(f"{module}.") for module in unresolved):
+                found.add(name)
+    return sorted(found)
 
 
 def _slots(group: Sequence[Signature]) -> int:
@@ -482,22 +549,18 @@ def _next_candidate(source: Source, kind: TaskKind, plan: _ModulePlan) -> Candid
         stripped = strip_annotations(plan.text, frozenset(s.qualname for s in group))
         keeps_lines = stripped.count("\n") == plan.text.count("\n")
         baseline = plan.baseline if keeps_lines else None
-        if baseline is None:
+        if baseline is None:  # its line numbers differ from the module's: a baseline of its own
             try:
                 baseline = baseline_of(
                     _task(source, kind, plan, group=group, stripped=stripped, baseline=None)
                 )
-            except Exception as problem:  # the checker does not run on this module: no task can be judged
-                plan.groups.clear()
-                return Drop(kind, DropReason.BASELINE, where.module, _describe(problem))
+            except Exception as problem:
+                return Drop(kind, DropReason.BASELINE, subject, _describe(problem))
             if keeps_lines:
                 plan.baseline = baseline
-            if plan.clean is None:
-                plan.clean = not baseline
         task = _task(source, kind, plan, group=group, stripped=stripped, baseline=baseline)
     except Exception as problem:
         return Drop(kind, DropReason.ERROR, subject, _describe(problem))
-    plan.built += 1
     return Candidate(task, secrets=tuple(sorted(set(slot_names(where.module, group).values()))))
 
 
