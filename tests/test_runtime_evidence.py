@@ -182,6 +182,23 @@ def test_the_recorder_takes_module_names_from_the_caller(tmp_path: Path) -> None
     assert ("src.m.f", "src.m.g") in default.trace().edges
 
 
+def test_without_c_calls_the_recorder_keeps_the_python_calls(tmp_path: Path) -> None:
+    source = "def f(xs):\n    return sorted(xs, key=g) + [len(xs)]\n\n\ndef g(x):\n    return -x\n"
+    (tmp_path / "m.py").write_text(source)
+    spec = importlib.util.spec_from_file_location("m_without_c_calls", tmp_path / "m.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    full, calls_only = CallRecorder(tmp_path), CallRecorder(tmp_path, c_calls=False)
+    for recorder in (full, calls_only):
+        with recorder:
+            module.f([1, 2])
+    assert full.trace().edges == {("m.f", "m.g"), ("m.f", "builtins.sorted"), ("m.f", "builtins.len")}
+    assert calls_only.trace().edges == {("m.f", "m.g")}
+    assert calls_only.trace().through == frozenset()
+
+
 def test_a_missing_test_dependency_is_an_error(temporary_repo: TemporaryRepo, count_runs: list[int]) -> None:
     root = temporary_repo(FLAT)
     tests = TestSpec(command=TESTS.command, deps=("pytest", "dure-no-such-distribution>=1"))

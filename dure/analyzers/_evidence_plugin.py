@@ -3,11 +3,12 @@
 
 It rides in the outbox next to :mod:`dure.verifiers._sandboxed._dure_pytest` (outcomes, and executed lines
 under coverage.py) and starts a :class:`~dure.analyzers.tracing.CallRecorder` when pytest imports it, before
-any ``conftest.py``, so calls made at import time count. The recorder is loaded from its file
-(``$DURE_TRACER``), not as ``dure.analyzers.tracing``: importing that package would import the analyzers'
-own dependencies into the tested process, where the tests might then find them instead of the tree's
-modules. Module names come from ``$DURE_OUTBOX/modules.json`` (file -> module, the index's names); the
-edges go to ``$DURE_OUTBOX/calls.json`` as ``{"edges": [[caller, callee], ...]}``.
+any ``conftest.py``, so calls made at import time count. Calls of C functions are left out: only calls
+between the repository's own functions are kept, and C calls are most of the recording's cost. The recorder
+is loaded from its file (``$DURE_TRACER``), not as ``dure.analyzers.tracing``: importing that package would
+import the analyzers' own dependencies into the tested process, where the tests might then find them
+instead of the tree's modules. Module names come from ``$DURE_OUTBOX/modules.json`` (file -> module, the
+index's names); the edges go to ``$DURE_OUTBOX/calls.json`` as ``{"edges": [[caller, callee], ...]}``.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def _load_tracing() -> ModuleType:
 
 _OUTBOX = Path(os.environ["DURE_OUTBOX"])
 _MODULES: dict[str, str] = json.loads((_OUTBOX / "modules.json").read_text(encoding="utf-8"))
-_RECORDER: CallRecorder = _load_tracing().CallRecorder(Path.cwd(), _MODULES)
+_RECORDER: CallRecorder = _load_tracing().CallRecorder(Path.cwd(), _MODULES, c_calls=False)
 _RECORDER.start()
 
 

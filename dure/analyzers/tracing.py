@@ -135,11 +135,15 @@ class CallRecorder:
     """Records calls made by code under ``root``; use as a context manager or with start()/stop().
 
     ``modules`` maps a file (POSIX path relative to ``root``) to its module name where the path alone would
-    name it otherwise, so that traced names equal the index's (``src/pkg/mod.py`` → ``pkg.mod``).
+    name it otherwise, so that traced names equal the index's (``src/pkg/mod.py`` → ``pkg.mod``). With
+    ``c_calls=False`` calls of C functions are not recorded (no builtin edges, ``external`` or ``through``):
+    they are most of a test suite's events, and handling them triples the cost of recording the calls
+    between Python functions.
     """
 
-    def __init__(self, root: Path, modules: Mapping[str, str] | None = None) -> None:
+    def __init__(self, root: Path, modules: Mapping[str, str] | None = None, *, c_calls: bool = True) -> None:
         self.root = root.resolve()
+        self._c_calls = c_calls
         self._prefix = str(self.root) + os.sep
         self._modules = dict(modules or {})
         self._codes: dict[CodeType, _CodeInfo | None] = {}
@@ -161,7 +165,7 @@ class CallRecorder:
 
     def start(self) -> None:
         self._previous = sys.getprofile()
-        sys.setprofile(self._profile)
+        sys.setprofile(self._profile if self._c_calls else self._profile_calls)
 
     def stop(self) -> None:
         sys.setprofile(self._previous)
@@ -238,6 +242,10 @@ class CallRecorder:
             self._on_c_call(frame, arg)
         elif event in ("c_return", "c_exception") and self._c_stack:
             self._c_stack.pop()
+
+    def _profile_calls(self, frame: FrameType, event: str, arg: Any) -> None:
+        if event == "call":
+            self._on_call(frame)
 
     def _on_call(self, frame: FrameType) -> None:
         callee = self._info(frame.f_code)
