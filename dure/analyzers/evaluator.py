@@ -78,9 +78,9 @@ class Evaluator:
         self.program = program
         # (scope, ref), (scope, ("b", binding)), (value, ("member", attr)) or ("returns", qualname)
         self.memo: dict[tuple[Any, Any], Vals] = {}
+        self.dependent: dict[tuple[Any, Any], Vals] = {}  # the entries that read a parameter
         self.active: set[tuple[Any, Any]] = set()
         self.frames: list[bool] = []  # per memoised computation in progress: did it read a parameter?
-        self.dependent: set[tuple[Any, Any]] = set()  # memo entries that read a parameter
         self.param_flow: ParamFlow | None = None
         self.transparency: dict[str, bool] = {}
 
@@ -92,40 +92,52 @@ class Evaluator:
 
     def forget_parameter_dependent(self) -> None:
         """Drop what was computed from parameter values, before they change (the flow pass)."""
-        for memo_key in self.dependent:
-            self.memo.pop(memo_key, None)
         self.dependent.clear()
 
     def _depend(self) -> None:
         if self.frames:
             self.frames[-1] = True
 
-    def _memoised(self, memo_key: tuple[Any, Any], compute: Callable[[], Vals]) -> Vals:
-        """Memoised, cycle-safe and depth-bounded computation that tracks dependence on parameters."""
+    def _memoised(self, memo_key: tuple[Any, Any], compute: Callable[..., Vals], *args: Any) -> Vals:
+        """Memoised, cycle-safe and depth-bounded ``compute(*args)`` that tracks dependence on parameters.
+
+        Callers look ``memo`` up themselves first (most lookups hit, and a hit then costs no call).
+        """
         cached = self.memo.get(memo_key)
         if cached is not None:
-            if memo_key in self.dependent:
-                self._depend()
             return cached
-        if memo_key in self.active or len(self.active) > MAX_DEPTH:
+        frames = self.frames
+        cached = self.dependent.get(memo_key)
+        if cached is not None:
+            if frames:
+                frames[-1] = True
+            return cached
+        active = self.active
+        if memo_key in active or len(active) > MAX_DEPTH:
             return UNKNOWN_VALS
-        self.active.add(memo_key)
-        self.frames.append(False)
+        active.add(memo_key)
+        frames.append(False)
         try:
-            result = compute()
+            result = compute(*args)
         finally:
-            self.active.discard(memo_key)
-            dependent = self.frames.pop()
-        self.memo[memo_key] = result
+            active.discard(memo_key)
+            dependent = frames.pop()
         if dependent:
-            self.dependent.add(memo_key)
-            self._depend()
+            self.dependent[memo_key] = result
+            if frames:
+                frames[-1] = True
+        else:
+            self.memo[memo_key] = result
         return result
 
     # -- refs -----------------------------------------------------------------------------------------
 
     def evaluate(self, ref: Ref, key: ScopeKey) -> Vals:
-        return self._memoised((key, ref), lambda: self._evaluate(ref, key))
+        memo_key = (key, ref)
+        cached = self.memo.get(memo_key)
+        if cached is not None:
+            return cached
+        return self._memoised(memo_key, self._evaluate, ref, key)
 
     def evaluate_before(self, ref: Ref, key: ScopeKey, line: int) -> Vals:
         """``ref`` as evaluated when the statement at ``line`` runs: ``class A(A):`` names the older ``A``."""
@@ -233,7 +245,11 @@ class Evaluator:
 
     def binding(self, binding: Binding, key: ScopeKey) -> Vals:
         """The values one binding gives (memoised and cycle-safe like :meth:`evaluate`)."""
-        return self._memoised((key, ("b", binding)), lambda: self._binding(binding, key))
+        memo_key = (key, ("b", binding))
+        cached = self.memo.get(memo_key)
+        if cached is not None:
+            return cached
+        return self._memoised(memo_key, self._binding, binding, key)
 
     def _binding(self, binding: Binding, key: ScopeKey) -> Vals:
         kind = binding.kind
@@ -459,16 +475,20 @@ class Evaluator:
         return [cls] if exact else [cls, *sorted(self.program.subclasses(cls))]
 
     def instance_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
-        classes = [cls] if exact else None
+        memo_key = (("I", cls, exact), ("member", attr))
+        cached = self.memo.get(memo_key)
+        if cached is not None:
+            return cached
+        return self._memoised(memo_key, self._dispatched_member, cls, attr, exact)
 
-        def compute() -> Vals:
-            dispatched = classes or self.program.dispatch_classes(cls, attr)
-            result = union([self._instance_member(klass, attr) for klass in dispatched])
-            if classes is None and self.program.open_dispatch(cls, attr):
-                return incomplete(result)  # an unnamed base may make it something else
-            return result
-
-        return self._memoised((("I", cls, exact), ("member", attr)), compute)
+    def _dispatched_member(self, cls: str, attr: str, exact: bool) -> Vals:
+        if exact:
+            return union([self._instance_member(cls, attr)])
+        dispatched = self.program.dispatch_classes(cls, attr)
+        result = union([self._instance_member(klass, attr) for klass in dispatched])
+        if self.program.open_dispatch(cls, attr):
+            return incomplete(result)  # an unnamed base may make it something else
+        return result
 
     def _instance_member(self, cls: str, attr: str) -> Vals:
         program = self.program
@@ -528,11 +548,13 @@ class Evaluator:
         return union(parts) if len(parts) > 1 else parts[0]
 
     def class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
-        return self._memoised(
-            (("C", cls, exact), ("member", attr)), lambda: self._class_member(cls, attr, exact=exact)
-        )
+        memo_key = (("C", cls, exact), ("member", attr))
+        cached = self.memo.get(memo_key)
+        if cached is not None:
+            return cached
+        return self._memoised(memo_key, self._class_member, cls, attr, exact)
 
-    def _class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
+    def _class_member(self, cls: str, attr: str, exact: bool) -> Vals:
         parts: list[Vals] = []
         for klass in [cls] if exact else self.program.dispatch_classes(cls, attr):
             for owner, bindings in self.program.class_member(klass, attr):
@@ -642,7 +664,11 @@ class Evaluator:
 
     def returns(self, qualname: str) -> Vals:
         """What calling the function ``qualname`` returns."""
-        return self._memoised(("returns", qualname), lambda: self._returns(qualname))
+        memo_key = ("returns", qualname)
+        cached = self.memo.get(memo_key)
+        if cached is not None:
+            return cached
+        return self._memoised(memo_key, self._returns, qualname)
 
     def _returns(self, qualname: str) -> Vals:
         key = self.program.def_scope.get(qualname)
