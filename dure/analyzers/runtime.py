@@ -9,8 +9,11 @@ The run reuses the evidence verifiers' machinery (:mod:`dure.verifiers._evidence
 copy of the tree, time and memory limits, no network), the outbox that carries the plugins in and the
 results out, the ``_dure_pytest`` plugin (outcomes, and lines under coverage.py from before collection, so
 import-time lines count) and the on-disk result cache. Our own plugin (:mod:`._evidence_plugin`) adds the
-call recorder. A result is cached under ``CACHE/evidence/runtime/`` by a digest of the tree, the command and
-its environment, the interpreter, the analyzer version and the module names; failures are not cached.
+call recorder. The tests run on this interpreter unless ``$DURE_TEST_PYTHON`` names another, as for the
+evidence verifiers (as root, the sandbox runs them as ``nobody``, who may not reach this one); the test
+dependencies are checked here, in this interpreter's installed distributions. A result is cached under
+``CACHE/evidence/runtime/`` by a digest of the tree, the command and its environment, the interpreters, the
+analyzer version and the module names; failures are not cached.
 """
 
 from __future__ import annotations
@@ -45,8 +48,10 @@ class TestEvidence:
 
     ``edges`` are the call edges (caller, callee) between the repository's own definitions, named as the
     index names them; ``executed`` maps a file (relative to the repository root, POSIX) to the lines the
-    tests ran, import time included; ``passed``/``failed`` count test outcomes. ``error`` says why the tests
-    could not run here (a missing test dependency, a timeout); the other fields are then empty.
+    tests ran, import time included; ``passed``/``failed`` count test outcomes (errors in setup or teardown
+    count as failed, skipped tests not at all); ``seconds`` is the run's duration (the cached run's, on a
+    cache hit). ``error`` says why the tests could not run here (a missing test dependency, a timeout); the
+    other fields are then empty.
     """
 
     __test__ = False  # not a pytest test class
