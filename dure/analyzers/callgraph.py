@@ -433,12 +433,16 @@ class CallResolver:
         return self._property_cache
 
 
+_RANK = {Certainty.CERTAIN: 0, Certainty.POSSIBLE: 1, Certainty.UNRESOLVED: 2}
+
+
 def _deduplicate(targets: list[ResolvedTarget]) -> list[ResolvedTarget]:
+    if len(targets) < 2:
+        return targets
     best: dict[str, ResolvedTarget] = {}
-    rank = {Certainty.CERTAIN: 0, Certainty.POSSIBLE: 1, Certainty.UNRESOLVED: 2}
     for target in targets:
         known = best.get(target.callee)
-        if known is None or rank[target.certainty] < rank[known.certainty]:
+        if known is None or _RANK[target.certainty] < _RANK[known.certainty]:
             best[target.callee] = target
     return list(best.values())
 

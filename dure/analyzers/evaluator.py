@@ -76,7 +76,7 @@ class Evaluator:
 
     def __init__(self, program: Program) -> None:
         self.program = program
-        # (scope, ref), (scope, ("b", binding)), (value, ("member", attr)) or ("returns", qualname)
+        # (scope, ref), (scope, binding), (value, ("member", attr)) or ("returns", qualname)
         self.memo: dict[tuple[Any, Any], Vals] = {}
         self.dependent: dict[tuple[Any, Any], Vals] = {}  # the entries that read a parameter
         self.active: set[tuple[Any, Any]] = set()
@@ -239,13 +239,14 @@ class Evaluator:
                 return single(("X", f"builtins.{name}"), exact=not dynamic)
             return UNKNOWN_VALS
         result = union([self.binding(b, where) for b, where in found])
-        if any(where[1] == 0 and where[0] in self.program.dynamic_namespaces for _, where in found):
+        dynamic_namespaces = self.program.dynamic_namespaces
+        if dynamic_namespaces and any(w[1] == 0 and w[0] in dynamic_namespaces for _, w in found):
             return incomplete(result)  # globals()[...] = ... may have replaced it
         return result
 
     def binding(self, binding: Binding, key: ScopeKey) -> Vals:
         """The values one binding gives (memoised and cycle-safe like :meth:`evaluate`)."""
-        memo_key = (key, ("b", binding))
+        memo_key = (key, binding)  # a binding has six fields, a ref at most three: keys never collide
         cached = self.memo.get(memo_key)
         if cached is not None:
             return cached
@@ -645,14 +646,22 @@ class Evaluator:
                 names = [n for n in self.program.scope((value[1], 0)).bindings if n.startswith(prefix)]
                 parts.extend(self.module_member(value[1], n) for n in names if n != "*")
             elif value[0] in ("I", "C"):
-                for klass in self._dispatch_classes(value[1], value[2]):
-                    for owner in self.program.mro(klass):
-                        scope = self.program.class_scope(owner)
-                        for attr in scope.bindings if scope else ():
-                            if attr.startswith(prefix):
-                                parts.append(self.member(value, attr))
+                parts.extend(self.member(value, attr) for attr in self._class_attributes(value, prefix))
         merged = union(parts) if parts else UNKNOWN_VALS
         return incomplete(merged)
+
+    def _class_attributes(self, value: Value, prefix: str) -> dict[str, None]:
+        """Names starting with ``prefix`` bound in the class bodies along the MROs of the classes ``value``
+        may be, each once, in the order they are first met (subclasses share most of them)."""
+        owners: dict[str, None] = {}
+        for klass in self._dispatch_classes(value[1], value[2]):
+            owners.update(dict.fromkeys(self.program.mro(klass)))
+        attributes: dict[str, None] = {}
+        for owner in owners:
+            scope = self.program.class_scope(owner)
+            if scope is not None:
+                attributes.update(dict.fromkeys(a for a in scope.bindings if a.startswith(prefix)))
+        return attributes
 
     def namespace(self, module: str) -> Vals:
         """The values of a module's global names (``globals()``)."""

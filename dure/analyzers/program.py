@@ -13,6 +13,7 @@ from dure.analyzers.summary import Binding, ModuleSummary, Ref, Scope
 
 ScopeKey = tuple[str, int]  # (module, scope id)
 BUILTIN_NAMES = frozenset(dir(builtins))
+_MISSING: list[tuple[Binding, ScopeKey]] = []  # a memo miss, told apart from a memoised None
 
 
 class Program:
@@ -37,7 +38,8 @@ class Program:
         self._eager_call_lines: dict[str, list[int]] = {}
         self.dynamic_namespaces: set[str] = set()  # modules whose globals are written through globals()
         self._bindings_memo: dict[tuple[ScopeKey, str, bool], list[tuple[Binding, ScopeKey]]] = {}
-        self._member_memo: dict[tuple[str, str, str, bool], list[tuple[Binding, ScopeKey]] | None] = {}
+        self._member_memo: dict[tuple[str, str, bool], list[tuple[Binding, ScopeKey]] | None] = {}
+        self._dispatch_memo: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}  # filled by the resolver (repository bases)
         self.external_bases: dict[str, tuple[str, ...]] = {}
         self.unresolved_bases: dict[str, tuple[str, ...]] = {}
@@ -78,6 +80,7 @@ class Program:
         """Forget derived tables (after bases were resolved or bindings added from elsewhere)."""
         self._bindings_memo.clear()
         self._member_memo.clear()
+        self._dispatch_memo.clear()
         for derived in (
             "_mro_table",
             "direct_subclasses",
@@ -135,12 +138,13 @@ class Program:
     ) -> list[tuple[Binding, ScopeKey]] | None:
         """Bindings of a module-level name, following ``from m import *`` (cycle-safe)."""
         if not _seen:
-            memo_key = ("member", module, name, runtime)
-            if memo_key not in self._member_memo:
-                self._member_memo[memo_key] = self.module_member_bindings(
+            memo_key = (module, name, runtime)
+            found = self._member_memo.get(memo_key, _MISSING)
+            if found is _MISSING:
+                found = self._member_memo[memo_key] = self.module_member_bindings(
                     module, name, runtime=runtime, _seen=frozenset({""})
                 )
-            return self._member_memo[memo_key]
+            return found
         key = (module, 0)
         found = self.bindings(key, name, runtime=runtime)
         if found:
@@ -242,10 +246,24 @@ class Program:
         Classes with a base the index cannot name may be subclasses of anything: those whose known part
         defines ``attr`` are included too (see :meth:`open_dispatch`).
         """
-        return self._dispatch_known(cls, attr) + self.open_dispatch(cls, attr)
+        known, open_ = self._dispatch(cls, attr)
+        return known + open_
 
     def open_dispatch(self, cls: str, attr: str) -> list[str]:
         """Classes with unnamed bases (maybe subclasses of ``cls``) that would find ``attr`` elsewhere."""
+        return self._dispatch(cls, attr)[1]
+
+    def _dispatch(self, cls: str, attr: str) -> tuple[list[str], list[str]]:
+        """Both parts of :meth:`dispatch_classes`, memoised (members and calls ask for the same ones)."""
+        found = self._dispatch_memo.get((cls, attr))
+        if found is None:
+            found = self._dispatch_memo[(cls, attr)] = (
+                self._dispatch_known(cls, attr),
+                self._open_dispatch(cls, attr),
+            )
+        return found
+
+    def _open_dispatch(self, cls: str, attr: str) -> list[str]:
         candidates = self._open_definers(attr)
         if not candidates:
             return []
