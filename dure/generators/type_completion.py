@@ -4,7 +4,9 @@ Targets are functions and methods whose every parameter (``self``/``cls`` aside)
 in modules the pinned checker runs on. Their annotations are removed with LibCST, so every other byte of the
 file stays; the answer maps each slot (:mod:`dure.verifiers.typeslots`) to the annotation as written. Slots
 the ``types`` verifier cannot judge are never asked: a top type (``Any``, ``object``: any answer would do as
-well), ``@overload`` signatures, names defined twice, type strings it does not parse.
+well), ``@overload`` signatures, names defined twice, type strings it does not parse, and types from
+imports the checker cannot resolve (it takes them as ``Any``, and ``assert_type`` would then accept any
+other name from the same import).
 
 The checker's errors on the module with its reference annotations (the baseline) go into the task, so a
 module need not be clean; clean modules come first. A module costs one checker run for its baseline, shared
@@ -112,29 +114,47 @@ class TypeCompletionGenerator(Generator):
             return
         clean: deque[_ModulePlan] = deque()
         unclean: deque[_ModulePlan] = deque()  # their tasks wait until the clean modules' are taken
-        inlined: dict[str, dict[str, str] | None] = {}
+        inlined: dict[str, dict[str, str] | None] | None = {} if inline else None
         for where in modules:
-            try:
-                plan, drops = _plan(source, where)
-                if plan.askable and inline:
-                    plan.files = _inline_files(source, where, inlined)
-            except Exception as problem:
-                yield Drop(kind, DropReason.ERROR, where.module, _describe(problem))
-                continue
-            yield from (Drop(kind, reason, subject, detail) for reason, subject, detail in drops)
-            if not plan.askable:
-                continue
-            if inline and plan.files is None:
-                yield Drop(kind, DropReason.UNCHECKABLE, where.module, "too much source to put in the task")
-                continue
-            yield from _settle(source, kind, plan, rng)
-            if plan.groups and plan.clean:
+            drops, plan = _prepare(source, kind, where, rng, inlined)
+            yield from drops
+            if plan is not None and plan.clean:
                 yield _next_candidate(source, kind, plan)
                 clean.append(plan)
-            elif plan.groups:
+            elif plan is not None:
                 unclean.append(plan)
         yield from _in_turn(source, kind, clean)
         yield from _in_turn(source, kind, unclean)
+
+
+def _prepare(
+    source: Source,
+    kind: TaskKind,
+    where: ModuleFile,
+    rng: random.Random,
+    inlined: dict[str, dict[str, str] | None] | None,
+) -> tuple[list[Drop], _ModulePlan | None]:
+    """The drops of a module and its plan, or no plan when it has nothing to ask (never raises).
+
+    ``inlined`` caches the sources put in the tasks of a repository outside the corpus cache (``None``
+    for a repository in the cache, whose tasks name it instead).
+    """
+    drops: list[Drop] = []
+    try:
+        plan, records = _plan(source, where)
+        drops += [Drop(kind, reason, subject, detail) for reason, subject, detail in records]
+        if not plan.askable:
+            return drops, None
+        if inlined is not None:
+            plan.files = _inline_files(source, where, inlined)
+            if plan.files is None:
+                drops.append(Drop(kind, DropReason.UNCHECKABLE, where.module, "too much source for a task"))
+                return drops, None
+        drops += _settle(source, kind, plan, rng)
+    except Exception as problem:  # a weird module ends that module, never the run
+        drops.append(Drop(kind, DropReason.ERROR, where.module, _describe(problem)))
+        return drops, None
+    return drops, plan if plan.groups else None
 
 
 def _in_turn(source: Source, kind: TaskKind, plans: deque[_ModulePlan]) -> Iterator[Candidate | Drop]:
@@ -431,30 +451,25 @@ def _plan(source: Source, where: ModuleFile) -> tuple[_ModulePlan, list[_DropRec
     return _ModulePlan(where, text, scopes, askable), [*drops.values(), *rejected]
 
 
-def _settle(source: Source, kind: TaskKind, plan: _ModulePlan, rng: random.Random) -> Iterator[Drop]:
-    """Record the module's baseline, drop the functions it shows the checker cannot judge, and group the
+def _settle(source: Source, kind: TaskKind, plan: _ModulePlan, rng: random.Random) -> list[Drop]:
+    """Record the module's baseline, drop the functions it shows the checker cannot judge, and put the
     rest in seeded groups of 1-5 (none when the checker does not run on the module)."""
-    where, probe = plan.where, plan.askable[:1]
+    where, probe = plan.where, tuple(plan.askable[:1])
     stripped = strip_annotations(plan.text, frozenset(s.qualname for s in probe))
     try:
-        baseline = baseline_of(
-            _task(source, kind, plan, group=tuple(probe), stripped=stripped, baseline=None)
-        )
+        baseline = baseline_of(_task(source, kind, plan, group=probe, stripped=stripped, baseline=None))
     except Exception as problem:  # the checker does not run on this module: no task can be judged
-        yield Drop(kind, DropReason.BASELINE, where.module, _describe(problem))
-        return
+        return [Drop(kind, DropReason.BASELINE, where.module, _describe(problem))]
     if stripped.count("\n") == plan.text.count("\n"):
         plan.baseline = baseline
     plan.clean = not baseline
     unresolved = unresolved_imports(stripped, baseline, where)
-    askable = []
+    askable, drops = [], []
     for signature in plan.askable:
         names = _unresolved_names(plan.scopes, signature, unresolved)
         if names:
-            detail = (
-                f"names from imports the checker cannot resolve (their types are Any): {', '.join(names)}"
-            )
-            yield Drop(kind, DropReason.UNCHECKABLE, f"{where.module}.{signature.qualname}", detail)
+            detail = f"names from imports the checker cannot resolve (so Any): {', '.join(names)}"
+            drops.append(Drop(kind, DropReason.UNCHECKABLE, f"{where.module}.{signature.qualname}", detail))
         else:
             askable.append(signature)
     rng.shuffle(askable)
@@ -463,6 +478,7 @@ def _settle(source: Source, kind: TaskKind, plan: _ModulePlan, rng: random.Rando
         while askable and len(group) < size and _slots(group) + len(askable[-1].slots) <= MAX_SLOTS:
             group.append(askable.pop())
         plan.groups.append(tuple(group))
+    return drops
 
 
 def unresolved_imports(text: str, baseline: Sequence[str], where: ModuleFile) -> frozenset[str]:
