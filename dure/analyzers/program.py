@@ -85,6 +85,8 @@ class Program:
             "_mro_table",
             "direct_subclasses",
             "_subclass_memo",
+            "_direct_bases",
+            "_bases_memo",
             "_definers",
             "_open_classes",
             "_open_memo",
@@ -269,24 +271,21 @@ class Program:
             return []
         ancestors = set(self.mro(cls))
         subclasses = self.subclasses(cls)
-        found = []
-        for klass in candidates:
-            if klass in ancestors or klass in subclasses:
-                continue
-            for owner in self.mro(klass):
-                if owner in ancestors:
-                    break
-                if owner in self._definers.get(attr, ()):
-                    found.append(klass)
-                    break
-        return sorted(found)
+        # ``klass`` finds ``attr`` elsewhere unless its MRO meets an ancestor of ``cls`` by the first definer
+        return sorted(k for k, reach in candidates if k not in subclasses and ancestors.isdisjoint(reach))
 
-    def _open_definers(self, attr: str) -> list[str]:
-        """Classes with an unnamed base whose known MRO defines ``attr`` (memoised per name)."""
+    def _open_definers(self, attr: str) -> list[tuple[str, tuple[str, ...]]]:
+        """Classes with an unnamed base whose known MRO defines ``attr``, each with the start of its MRO up to
+        the first class defining it (memoised per name)."""
         found = self._open_memo.get(attr)
         if found is None:
             definers = self._definers.get(attr, set())
-            found = [k for k in self._open_classes if any(o in definers for o in self.mro(k))]
+            found = []
+            for klass in self._open_classes:
+                mro = self.mro(klass)
+                first = next((i for i, owner in enumerate(mro) if owner in definers), None)
+                if first is not None:
+                    found.append((klass, mro[: first + 1]))
             self._open_memo[attr] = found
         return found
 
@@ -295,7 +294,7 @@ class Program:
         return sorted(k for k, unknown in self.unresolved_bases.items() if unknown)
 
     @cached_property
-    def _open_memo(self) -> dict[str, list[str]]:
+    def _open_memo(self) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
         return {}
 
     def _dispatch_known(self, cls: str, attr: str) -> list[str]:
@@ -303,14 +302,41 @@ class Program:
         if not subclasses:
             return [cls]
         ancestors = set(self.mro(cls))
+        definers = self._definers.get(attr, set())
         candidates: set[str] = set()
-        for definer in self._definers.get(attr, ()):
+        if len(subclasses) < len(definers):  # the same set, from the fewer side
+            outside = definers - ancestors
+            for klass in subclasses:
+                if klass in outside or not outside.isdisjoint(self._strict_bases(klass)):
+                    candidates.add(klass)
+            return [cls, *sorted(candidates)]
+        for definer in definers:
             if definer in ancestors:
                 continue
             if definer in subclasses:
                 candidates.add(definer)
             candidates.update(subclasses & self.subclasses(definer))
         return [cls, *sorted(candidates)]
+
+    def _strict_bases(self, cls: str) -> frozenset[str]:
+        """Every class ``cls`` inherits from, directly or not: ``cls`` is among their :meth:`subclasses`."""
+        found = self._bases_memo.get(cls)
+        if found is None:
+            found = self._bases_memo[cls] = transitive_subclasses(self._direct_bases, cls)
+        return found
+
+    @cached_property
+    def _direct_bases(self) -> dict[str, list[str]]:
+        """The inverse of :attr:`direct_subclasses`, from the same snapshot of the resolved bases."""
+        bases: dict[str, list[str]] = defaultdict(list)
+        for base, children in self.direct_subclasses.items():
+            for child in children:
+                bases[child].append(base)
+        return bases
+
+    @cached_property
+    def _bases_memo(self) -> dict[str, frozenset[str]]:
+        return {}
 
     def external_ancestors(self, cls: str) -> tuple[str, ...]:
         """External bases anywhere in the repository MRO of ``cls``, in MRO order."""
