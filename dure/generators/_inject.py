@@ -1,0 +1,573 @@
+"""Planting dead code in a module with LibCST, without changing what the module does.
+
+Every edit keeps the module's formatting (LibCST round-trips the untouched code byte for byte) and only adds
+statements: renamed copies of live functions and methods (a ``def`` binds a new private name and runs
+nothing), a module flag bound to ``False``, a branch under that flag, a statement after a ``return`` and an
+import of a name its module already defines. Because nothing is removed, every original line has a place in
+the patched text; the LibCST positions of the added statements give that map exactly (a text diff cannot:
+a copy repeats the lines of its original). What to plant is decided by :mod:`dure.generators.dead_code`.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider, WhitespaceInclusivePositionProvider
+
+FUNCTION = (ast.FunctionDef, ast.AsyncFunctionDef)
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+class InjectionError(Exception):
+    """A planned edit does not fit the module (the definition is missing, or has no block body)."""
+
+
+# -- reading a module ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DefInfo:
+    """A function or class as written: ``direct`` when it sits straight in the module body or in the body of
+    a top-level class (no ``if``/``try`` around it), ``container`` the name of that class for a method."""
+
+    qualname: str
+    name: str
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    container: str | None
+    direct: bool
+
+    @property
+    def is_function(self) -> bool:
+        return isinstance(self.node, FUNCTION)
+
+    @property
+    def top_level(self) -> bool:
+        """Defined straight in the module body."""
+        return self.direct and self.container is None
+
+    @property
+    def span(self) -> tuple[int, int]:
+        start = min([self.node.lineno, *(d.lineno for d in self.node.decorator_list)])
+        return start, self.node.end_lineno or self.node.lineno
+
+    def body_lines(self) -> Iterator[int]:
+        """The lines whose execution shows the definition is used: its body, or its methods' bodies (never
+        the ``def`` line itself, which runs when the function is defined)."""
+        node = self.node
+        functions = (
+            [node] if isinstance(node, FUNCTION) else [n for n in ast.walk(node) if isinstance(n, FUNCTION)]
+        )
+        for function in functions:
+            assert isinstance(function, FUNCTION)
+            header = {function.lineno, *(d.lineno for d in function.decorator_list)}
+            end = function.end_lineno or function.lineno
+            yield from (n for n in range(function.body[0].lineno, end + 1) if n not in header)
+
+    def executed(self, lines: frozenset[int]) -> bool:
+        return any(line in lines for line in self.body_lines())
+
+
+def blocks_of(statement: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists nested in a compound statement (its branches, handlers and cases)."""
+    blocks: list[list[ast.stmt]] = []
+    for name in ("body", "orelse", "finalbody"):
+        value = getattr(statement, name, None)
+        if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+            blocks.append(value)
+    blocks.extend(handler.body for handler in getattr(statement, "handlers", ()))
+    blocks.extend(case.body for case in getattr(statement, "cases", ()))
+    return blocks
+
+
+def walk_definitions(tree: ast.Module, module: str) -> list[DefInfo]:
+    """Every function and class of a module, outer ones first, named as the index names them."""
+    found: list[DefInfo] = []
+
+    def visit(body: list[ast.stmt], prefix: str, container: str | None, direct: bool, level: str) -> None:
+        for statement in body:
+            if isinstance(statement, (*FUNCTION, ast.ClassDef)):
+                qualname = f"{prefix}.{statement.name}"
+                found.append(DefInfo(qualname, statement.name, statement, container, direct))
+                if isinstance(statement, ast.ClassDef):
+                    top = level == "module" and direct
+                    visit(statement.body, qualname, statement.name if top else None, top, "class")
+                else:
+                    visit(statement.body, qualname, None, False, "function")
+                continue
+            for block in blocks_of(statement):
+                visit(block, prefix, None, False, level)
+
+    visit(tree.body, module, None, True, "module")
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleView:
+    """One module of the released tree: text, syntax tree, definitions and the lines the tests ran."""
+
+    name: str
+    file: str
+    text: str
+    tree: ast.Module
+    definitions: tuple[DefInfo, ...]
+    executed: frozenset[int]
+
+    @classmethod
+    def read(cls, name: str, file: str, text: str, executed: frozenset[int]) -> ModuleView:
+        tree = ast.parse(text)
+        return cls(name, file, text, tree, tuple(walk_definitions(tree, name)), executed)
+
+    def bound_names(self) -> set[str]:
+        """Names the module binds anywhere (an over-approximation of its globals: enough to judge whether
+        copied code reads naturally here)."""
+        names = {d.name for d in self.definitions}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.alias):
+                names.add((node.asname or node.name).partition(".")[0])
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+        return names
+
+    def imported_names(self) -> set[str]:
+        """Names bound by the module's top-level imports."""
+        names: set[str] = set()
+        for node in self.tree.body:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names.update((a.asname or a.name).partition(".")[0] for a in node.names)
+        return names
+
+    @property
+    def star_import(self) -> bool:
+        return any(
+            isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in ast.walk(self.tree)
+        )
+
+    @property
+    def future_annotations(self) -> bool:
+        return any(
+            isinstance(n, ast.ImportFrom)
+            and n.module == "__future__"
+            and any(a.name == "annotations" for a in n.names)
+            for n in self.tree.body
+        )
+
+    @property
+    def double_quotes(self) -> bool:
+        """Whether the module writes its strings with double quotes rather than single ones."""
+        return self.text.count('"') >= self.text.count("'")
+
+
+# -- what to plant ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Twin:
+    """A live private function (or method) defined elsewhere, whose copy, under the same name, is planted
+    after ``anchor``: a top-level definition of the module, or a method of its class ``container``."""
+
+    module: ModuleView
+    info: DefInfo
+    container: str | None
+    anchor: str
+    strip_types: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What to plant in one module; ``renames`` maps each copied chain member's name to its copy's."""
+
+    chain: tuple[DefInfo, ...] = ()
+    renames: Mapping[str, str] = field(default_factory=dict)
+    twin: Twin | None = None
+    flag: str | None = None
+    branch_host: DefInfo | None = None
+    tail_host: DefInfo | None = None
+    imported: tuple[int, str, str] | None = None  # line of the existing import, new statement, bound name
+
+    @property
+    def hard_kinds(self) -> int:
+        """How many of the kinds no tool finds the plan holds: chain, twin, flag branch."""
+        return bool(self.chain) + (self.twin is not None) + (self.branch_host is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class Planted:
+    """The patched module, where the planted items are, and where each original line went."""
+
+    text: str
+    chain: tuple[str, ...]  # qualnames of the chain copies, head first
+    twin: str | None
+    twin_of: str | None  # the live function elsewhere that it copies
+    branch_line: int | None
+    tail_line: int | None
+    import_name: str | None
+    lines: Mapping[int, int]  # original line -> patched line
+
+    @property
+    def definitions(self) -> tuple[str, ...]:
+        return self.chain + ((self.twin,) if self.twin else ())
+
+
+def _qualname(module: str, container: str | None, name: str) -> str:
+    return f"{module}.{container}.{name}" if container else f"{module}.{name}"
+
+
+def plant(view: ModuleView, plan: Plan) -> Planted:
+    """Apply ``plan`` to the module's text and locate what was planted."""
+    module = cst.parse_module(view.text)
+    added: list[cst.CSTNode] = []
+    if plan.imported is not None:
+        module, node = insert_import_after(module, plan.imported[0], plan.imported[1])
+        added.append(node)
+    originals = {info.name: find_function(module, info.container, info.name) for info in plan.chain}
+    for info in plan.chain:
+        copy = renamed_copy(
+            originals[info.name], plan.renames[info.name], plan.renames, method=bool(info.container)
+        )
+        module = insert_after(module, info.container, info.name, copy)
+        added.append(copy)
+    if plan.twin is not None:
+        twin = plan.twin
+        source = find_function(cst.parse_module(twin.module.text), twin.info.container, twin.info.name)
+        method = twin.container is not None
+        copy = renamed_copy(source, twin.info.name, {}, method=method, strip_types=twin.strip_types)
+        module = insert_after(module, twin.container, twin.anchor, copy)
+        added.append(copy)
+    tail: cst.CSTNode | None = None
+    if plan.tail_host is not None:
+        module, tail = append_after_return(module, plan.tail_host.container, plan.tail_host.name)
+        added.append(tail)
+    branch: cst.CSTNode | None = None
+    if plan.branch_host is not None and plan.flag is not None:
+        host = plan.branch_host
+        module, branch = prepend_statement(module, host.container, host.name, branch_source(view, plan))
+        module, flag = insert_flag(module, plan.flag)
+        added += [branch, flag]
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    spans = wrapper.resolve(WhitespaceInclusivePositionProvider)
+    starts = wrapper.resolve(PositionProvider)
+    text = module.code
+    inserted: set[int] = set()
+    for node in added:
+        where = spans[node]
+        inserted.update(range(where.start.line, where.end.line + (where.end.column > 0)))
+    return Planted(
+        text=text,
+        chain=tuple(_qualname(view.name, i.container, plan.renames[i.name]) for i in plan.chain),
+        twin=_qualname(view.name, plan.twin.container, plan.twin.info.name) if plan.twin else None,
+        twin_of=plan.twin.info.qualname if plan.twin else None,
+        branch_line=starts[branch].start.line if branch is not None else None,
+        tail_line=starts[tail].start.line if tail is not None else None,
+        import_name=plan.imported[2] if plan.imported else None,
+        lines=_line_map(view.text, text, inserted),
+    )
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` as the parser numbers them (a form feed does not end a line)."""
+    lines = _LINE_END.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def _line_map(old: str, new: str, inserted: set[int]) -> dict[int, int]:
+    """Old line -> new line, given the new lines that were inserted (and nothing else changed)."""
+    old_lines, new_lines = split_lines(old), split_lines(new)
+    kept = [number for number in range(1, len(new_lines) + 1) if number not in inserted]
+    if len(kept) != len(old_lines) or any(old_lines[i] != new_lines[n - 1] for i, n in enumerate(kept)):
+        raise InjectionError("the patched text is not the original with lines inserted")
+    return {index + 1: number for index, number in enumerate(kept)}
+
+
+def branch_source(view: ModuleView, plan: Plan) -> str:
+    """``if FLAG: print("host", arguments...)``, the trace a debugging flag typically guards."""
+    host = plan.branch_host
+    assert host is not None
+    node = host.node
+    assert isinstance(node, FUNCTION)
+    arguments = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
+    if host.container is not None:
+        arguments = arguments[1:]
+    label = f"{host.container}.{host.name}" if host.container else host.name
+    quote = '"' if view.double_quotes else "'"
+    return f"if {plan.flag}:\n    print({', '.join([f'{quote}{label}{quote}', *arguments[:3]])})\n"
+
+
+# -- LibCST edits -------------------------------------------------------------------------------------------
+
+
+def _body_of(module: cst.Module, container: str | None) -> Sequence[cst.BaseStatement]:
+    if container is None:
+        return module.body
+    for statement in module.body:
+        if isinstance(statement, cst.ClassDef) and statement.name.value == container:
+            if not isinstance(statement.body, cst.IndentedBlock):
+                raise InjectionError(f"class {container} has no indented body")
+            return statement.body.body
+    raise InjectionError(f"no top-level class {container}")
+
+
+def _with_body(module: cst.Module, container: str | None, body: Sequence[cst.BaseStatement]) -> cst.Module:
+    if container is None:
+        return module.with_changes(body=tuple(body))
+    statements: list[cst.BaseStatement] = []
+    for statement in module.body:
+        if isinstance(statement, cst.ClassDef) and statement.name.value == container:
+            block = statement.body
+            assert isinstance(block, cst.IndentedBlock)
+            statements.append(statement.with_changes(body=block.with_changes(body=tuple(body))))
+        else:
+            statements.append(statement)
+    return module.with_changes(body=tuple(statements))
+
+
+def find_function(module: cst.Module, container: str | None, name: str) -> cst.FunctionDef:
+    """The function (``container`` ``None``) or method defined directly in the module or class body."""
+    for statement in _body_of(module, container):
+        if isinstance(statement, cst.FunctionDef) and statement.name.value == name:
+            if not isinstance(statement.body, cst.IndentedBlock):
+                raise InjectionError(f"{name} has no indented body")
+            return statement
+    raise InjectionError(f"no definition {name} directly in {container or 'the module'}")
+
+
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+    )
+
+
+def _summary_docstring(statement: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+    """The docstring cut to its first paragraph, as written (a copy keeps the summary, not the details)."""
+    expression = statement.body[0]
+    assert isinstance(expression, cst.Expr)
+    value = expression.value
+    if not isinstance(value, cst.SimpleString) or len(value.quote) != 3:
+        return statement
+    opening = len(value.prefix) + len(value.quote)
+    lines = value.value[opening : -len(value.quote)].split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    end = next((i for i in range(first or 0, len(lines)) if not lines[i].strip()), None)
+    if first is None or end is None or end == len(lines) - 1:
+        return statement
+    closing = f"\n{lines[-1]}{value.quote}" if not lines[-1].strip() else value.quote
+    text = value.value[:opening] + "\n".join(lines[:end]) + closing
+    return statement.with_changes(body=[expression.with_changes(value=value.with_changes(value=text))])
+
+
+class _CallRenamer(cst.CSTTransformer):
+    """Renames the calls ``name(...)`` (module level) or ``receiver.name(...)`` (methods) of ``renames``."""
+
+    def __init__(self, renames: Mapping[str, str], receiver: str | None) -> None:
+        super().__init__()
+        self.renames = renames
+        self.receiver = receiver
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        func = updated_node.func
+        if self.receiver is None and isinstance(func, cst.Name) and func.value in self.renames:
+            return updated_node.with_changes(func=func.with_changes(value=self.renames[func.value]))
+        if (
+            self.receiver is not None
+            and isinstance(func, cst.Attribute)
+            and isinstance(func.value, cst.Name)
+            and func.value.value == self.receiver
+            and func.attr.value in self.renames
+        ):
+            attr = func.attr.with_changes(value=self.renames[func.attr.value])
+            return updated_node.with_changes(func=func.with_changes(attr=attr))
+        return updated_node
+
+
+class _AnnotationStripper(cst.CSTTransformer):
+    def leave_Param(self, original_node: cst.Param, updated_node: cst.Param) -> cst.Param:
+        return updated_node.with_changes(annotation=None)
+
+
+def _blank_lines(node: cst.FunctionDef, default: int) -> list[cst.EmptyLine]:
+    """As many blank lines as the original has before it (its comments left behind), else ``default``."""
+    count = sum(1 for line in node.leading_lines if line.comment is None)
+    return [cst.EmptyLine(indent=False) for _ in range(count or default)]
+
+
+def renamed_copy(
+    node: cst.FunctionDef,
+    new_name: str,
+    renames: Mapping[str, str],
+    *,
+    method: bool,
+    strip_types: bool = False,
+) -> cst.FunctionDef:
+    """A copy of ``node`` called ``new_name``, without decorators, with its docstring cut to the summary
+    and the calls of ``renames`` retargeted (``self.name(...)`` in a method, ``name(...)`` elsewhere)."""
+    if not isinstance(node.body, cst.IndentedBlock):
+        raise InjectionError(f"{node.name.value} has no indented body")
+    receiver = None
+    if method:
+        positional = node.params.posonly_params or node.params.params
+        if not positional:
+            raise InjectionError(f"method {node.name.value} has no receiver parameter")
+        receiver = positional[0].name.value
+    body = node.body.visit(_CallRenamer(renames, receiver))
+    assert isinstance(body, cst.IndentedBlock)
+    statements = list(body.body)
+    if statements and _is_docstring(statements[0]):
+        first = statements[0]
+        assert isinstance(first, cst.SimpleStatementLine)
+        statements[0] = _summary_docstring(first)
+    if len(statements) < 2 and _is_docstring(statements[0]):
+        raise InjectionError(f"{node.name.value} has nothing but a docstring")
+    params = node.params
+    if strip_types:
+        stripped = params.visit(_AnnotationStripper())
+        assert isinstance(stripped, cst.Parameters)
+        params = stripped
+    return node.with_changes(
+        name=cst.Name(new_name),
+        decorators=(),
+        body=body.with_changes(body=tuple(statements)),
+        leading_lines=_blank_lines(node, 1 if method else 2),
+        lines_after_decorators=(),
+        params=params,
+        returns=None if strip_types else node.returns,
+    )
+
+
+def insert_after(
+    module: cst.Module, container: str | None, anchor: str, new: cst.BaseStatement
+) -> cst.Module:
+    """``new`` placed right after the definition ``anchor`` of the module or of its class ``container``."""
+    body = list(_body_of(module, container))
+    for position, statement in enumerate(body):
+        if isinstance(statement, cst.FunctionDef | cst.ClassDef) and statement.name.value == anchor:
+            body.insert(position + 1, new)
+            return _with_body(module, container, body)
+    raise InjectionError(f"no definition {anchor} directly in {container or 'the module'}")
+
+
+class _DefinitionFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found = False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.found = True
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.found = True
+        return False
+
+
+def _holds_definition(statement: cst.BaseStatement) -> bool:
+    finder = _DefinitionFinder()
+    statement.visit(finder)
+    return finder.found
+
+
+def insert_flag(module: cst.Module, name: str) -> tuple[cst.Module, cst.CSTNode]:
+    """``name = False`` at module level, just before the first statement that defines a function or class,
+    so it is bound before any code of the module can run."""
+    body = list(module.body)
+    position = next((i for i, s in enumerate(body) if _holds_definition(s)), len(body))
+    flag = cst.parse_statement(f"{name} = False\n", config=module.config_for_parsing)
+    if position > 0:
+        flag = flag.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
+    body.insert(position, flag)
+    return module.with_changes(body=tuple(body)), flag
+
+
+def _replace_function(
+    module: cst.Module, container: str | None, name: str, statements: Sequence[cst.BaseStatement]
+) -> cst.Module:
+    node = find_function(module, container, name)
+    assert isinstance(node.body, cst.IndentedBlock)
+    new = node.with_changes(body=node.body.with_changes(body=tuple(statements)))
+    body = [new if s is node else s for s in _body_of(module, container)]
+    return _with_body(module, container, body)
+
+
+def prepend_statement(
+    module: cst.Module, container: str | None, name: str, source: str
+) -> tuple[cst.Module, cst.CSTNode]:
+    """The statement ``source`` as the first statement of a function (after its docstring)."""
+    node = find_function(module, container, name)
+    assert isinstance(node.body, cst.IndentedBlock)
+    statement = cst.parse_statement(source, config=module.config_for_parsing)
+    statements = list(node.body.body)
+    position = 1 if statements and _is_docstring(statements[0]) else 0
+    if position >= len(statements):
+        raise InjectionError(f"{name} has nothing but a docstring")
+    statements.insert(position, statement)
+    return _replace_function(module, container, name, statements), statement
+
+
+def append_after_return(
+    module: cst.Module, container: str | None, name: str
+) -> tuple[cst.Module, cst.CSTNode]:
+    """A function with a copy of its second-last statement after its final ``return`` (a stale line)."""
+    node = find_function(module, container, name)
+    assert isinstance(node.body, cst.IndentedBlock)
+    statements = list(node.body.body)
+    if len(statements) < 2 or not isinstance(statements[-1], cst.SimpleStatementLine):
+        raise InjectionError(f"{name} does not end with a simple statement")
+    last = statements[-1].body
+    if len(last) != 1 or not isinstance(last[0], cst.Return):
+        raise InjectionError(f"{name} does not end with a return")
+    stale = statements[-2].with_changes(leading_lines=())
+    statements.append(stale)
+    return _replace_function(module, container, name, statements), stale
+
+
+def insert_import_after(module: cst.Module, line: int, source: str) -> tuple[cst.Module, cst.CSTNode]:
+    """The import statement ``source`` right after the top-level statement that starts on ``line``."""
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    body = list(module.body)
+    for position, statement in enumerate(body):
+        where = positions.get(statement)
+        if where is not None and where.start.line == line:
+            new = cst.parse_statement(source, config=module.config_for_parsing)
+            body.insert(position + 1, new)
+            return module.with_changes(body=tuple(body)), new
+    raise InjectionError(f"no top-level statement starts on line {line}")
+
+
+def free_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Names a function reads that it does not bind itself (module globals or builtins), nested scopes
+    included; an over-approximation is fine: it only decides whether a copy reads well elsewhere."""
+    bound: set[str] = set()
+    loaded: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node is not function:
+            bound.add(node.name)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).partition(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return loaded - bound
+
+
+__all__ = [
+    "FUNCTION",
+    "DefInfo",
+    "InjectionError",
+    "ModuleView",
+    "Plan",
+    "Planted",
+    "Twin",
+    "blocks_of",
+    "free_names",
+    "plant",
+    "split_lines",
+    "walk_definitions",
+]

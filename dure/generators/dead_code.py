@@ -1,0 +1,996 @@
+"""``dead-code``: all dead code of one module, after dead code was planted in it.
+
+Existing tools find little of what matters here: half of vulture's "unused function" findings are executed
+by the tests, and it finds about a tenth of the functions that never run. So each task plants, with LibCST
+and in the module's own naming and style, dead code of the kinds no tool finds, next to live look-alikes:
+
+- a *chain*: renamed copies of two or three live functions (or methods) that call each other, the copy of
+  the caller now calling the copy of the callee, so the tail is called, but only by dead code;
+- a *twin*: a copy of a live private function of another module, under the same name, so every reference
+  to that name in the repository is live, but none reaches this one;
+- a *flag branch*: a new private module flag bound to ``False`` and never rebound, tested at the start of
+  a live function, so the test runs and the branch body never does;
+- sometimes a statement after a function's final ``return`` and an import of a name the module never uses.
+
+Besides those, the answer holds what the index proves dead in the code as released: private, undecorated
+functions, methods and classes that nothing calls or references (no call site of any certainty, not used as
+a value, not imported, no dynamic access that could reach them, their name written nowhere else in the
+repository, not even in a string) and that the tests never execute, plus statements after a ``return``,
+``raise``, ``continue`` or ``break``. The tests' coverage is required: without it nothing is claimed dead.
+
+Items executed by the tests (live look-alikes, the functions hosting the planted branch) are forbidden;
+what cannot be decided (public API never executed, special methods, hooks, ``TYPE_CHECKING`` imports,
+platform branches, anything inside a dead definition) is ignored. The planted code is checked on an index of
+the patched tree before a task is written, and vulture's score on every task is kept in its ``audit`` record
+as a baseline.
+
+Item names (the scheme the prompt explains): ``pkg.mod.func``, ``pkg.mod.Class``, ``pkg.mod.Class.method``
+and ``pkg.mod.outer.inner`` for definitions; ``pkg.mod:import:name`` for a module-level import (the name it
+binds); ``pkg.mod:branch:N`` for an ``if``/``elif``/``else`` block that never runs, ``N`` the line of its
+keyword; ``pkg.mod:unreachable:N`` for statements after a ``return``/``raise``/``continue``/``break``, ``N``
+the line of the first. Lines are those of the workspace (the patched file).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import io
+import random
+import re
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import vulture  # type: ignore[import-untyped]
+
+from dure.analyzers.builder import build_index
+from dure.analyzers.index import RepoIndex
+from dure.analyzers.model import Certainty, DefinitionKind, ImportCondition, UncertaintyKind
+from dure.analyzers.queries import affects, caller_doubts
+from dure.analyzers.runtime import TestEvidence
+from dure.generators._inject import (
+    FUNCTION,
+    DefInfo,
+    InjectionError,
+    ModuleView,
+    Plan,
+    Planted,
+    Twin,
+    blocks_of,
+    free_names,
+    plant,
+    split_lines,
+    walk_definitions,
+)
+from dure.generators._registry import register
+from dure.generators.base import Candidate, Drop, DropReason, Generator, Source, provenance
+from dure.generators.difficulty import features, phase_of
+from dure.scoring import score_answer
+from dure.tasks.frozen import freeze_object
+from dure.tasks.model import Task, TaskKind, VerifierSpec, make_task
+from dure.verifiers.audit import audit_task
+from dure.workspace import make_patch
+
+VARIANTS = 5  # tasks per module at most, each with other planted code
+ATTEMPTS = 4  # plans tried per task when the patched index doubts what was planted
+#: Of chain, twin and flag branch, how many a module's first task needs, and how many its later ones need
+#: (a repository whose dynamic features leave only the flag branch certain still gets one task per module).
+MIN_HARD_KINDS = (1, 2)
+SUFFIXES = (
+    "impl", "inner", "fast", "simple", "strict", "checked", "raw", "safe", "direct", "compat", "legacy",
+    "old", "slow", "unchecked", "cached", "eager", "lazy", "basic",
+)  # fmt: skip
+FLAG_WORDS = ("DEBUG", "TRACE", "VERBOSE", "STRICT", "PARANOID", "CHECKS", "VALIDATE")
+#: Private names that frameworks and the interpreter call by name (sunder names are excluded wholesale).
+HOOKS = frozenset({"_asdict", "_make", "_replace", "_fields", "_field_defaults", "_get_child_mock"})
+TEXT_LIMIT = 2_000_000  # bytes: larger files are data, not code that could name a definition
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_BUILTINS = frozenset(dir(builtins))
+
+ANSWER_SCHEMA: dict[str, object] = {"type": "array", "items": {"type": "string", "minLength": 1}}
+
+PROMPT = """\
+The workspace is {repo} {version} with a small patch applied. List all dead code in the module `{module}` \
+(file `{file}`), as the code is in the workspace.
+
+Dead code is code of this module that can never run or be used, whatever a program does with the package:
+- a function, method or class that nothing uses: no call, reference or import reaches it, except from \
+other dead code;
+- a module-level import whose bound name is never used;
+- an `if`, `elif` or `else` block whose body can never run;
+- statements that follow a `return`, `raise`, `continue` or `break` in the same block.
+
+Code that the repository's tests use is live. Names without a leading underscore are public API that code \
+outside the repository may use, and special methods (`__x__`) and hooks that the interpreter or a \
+framework calls by name are live as well: do not list them.
+
+Give each item as a string:
+- `{module}.name` for a function or class defined in the module, `{module}.Class.method` for a method, \
+`{module}.outer.inner` for a function nested in another;
+- `{module}:import:name` for an import, `name` being the name it binds in the module (the `as` name when \
+there is one; `a` for `import a.b`);
+- `{module}:branch:N` for a block that never runs, N being the line of its `if`, `elif` or `else` keyword \
+in the workspace file;
+- `{module}:unreachable:N` for statements after a `return`, `raise`, `continue` or `break`, N being the \
+line of the first of them.
+List an item at its outermost level only: when a whole function or class is dead, do not list anything \
+inside it.
+
+Answer with a JSON array of these strings, in any order, inside <answer></answer> tags or a ```json fenced \
+block."""
+
+
+def import_item(module: str, name: str) -> str:
+    return f"{module}:import:{name}"
+
+
+def branch_item(module: str, line: int) -> str:
+    return f"{module}:branch:{line}"
+
+
+def unreachable_item(module: str, line: int) -> str:
+    return f"{module}:unreachable:{line}"
+
+
+def _special(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__")
+
+
+def is_private(name: str) -> bool:
+    """A single-underscore name: not special (``__x__``), mangled (``__x``) or sunder (``_x_``)."""
+    return name.startswith("_") and not name.startswith("__") and not name.endswith("_") and name not in HOOKS
+
+
+# -- the repository ----------------------------------------------------------------------------------------
+
+
+class _Repository:
+    """What every module's task needs from the repository: its views, word counts and the index."""
+
+    def __init__(self, source: Source, evidence: TestEvidence) -> None:
+        self.source = source
+        self.index = source.index
+        self.evidence = evidence
+        self.words = word_counts(source.root)
+        self._views: dict[str, ModuleView | None] = {}
+        self._live: dict[str, list[DefInfo]] = {}
+        modules = [d for d in self.index.definitions.values() if d.kind is DefinitionKind.MODULE]
+        self.files = {d.qualname: d.file for d in modules}
+        self.testable = sorted(d.qualname for d in modules if not d.is_test and evidence.executed.get(d.file))
+        self.imported = frozenset(i.resolved for i in self.index.imports if i.resolved)
+        self.starred = frozenset(i.resolved for i in self.index.imports if i.is_star and i.resolved)
+
+    def view(self, module: str) -> ModuleView | None:
+        if module not in self._views:
+            self._views[module] = self._read(module)
+        return self._views[module]
+
+    def _read(self, module: str) -> ModuleView | None:
+        file = self.files.get(module)
+        if file is None:
+            return None
+        executed = frozenset(self.evidence.executed.get(file, frozenset()))
+        try:
+            text = (self.source.root / file).read_bytes().decode("utf-8")
+            return ModuleView.read(module, file, text, executed)
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+            return None
+
+    def live_functions(self, view: ModuleView) -> list[DefInfo]:
+        """Functions and methods of ``view`` the tests run, written plainly enough to copy or edit (special
+        methods included)."""
+        if view.name not in self._live:
+            self._live[view.name] = self._find_live(view)
+        return self._live[view.name]
+
+    def _find_live(self, view: ModuleView) -> list[DefInfo]:
+        found = []
+        for info in view.definitions:
+            node = info.node
+            if not (info.is_function and info.direct) or node.decorator_list:
+                continue
+            assert isinstance(node, FUNCTION)
+            if info.qualname in self.index.rebound or info.qualname not in self.index.definitions:
+                continue
+            one_line = node.body[0].lineno == node.lineno
+            if info.executed(view.executed) and _plain_defaults(node) and not one_line:
+                found.append(info)
+        return found
+
+    def original_dead(self, view: ModuleView) -> set[str]:
+        """Definitions of the released module that the index proves dead and the tests never run."""
+        dead = set()
+        by_callee = self.index.sites_by_callee()
+        for info in view.definitions:
+            definition = self.index.definitions.get(info.qualname)
+            if definition is None or not info.direct or not is_private(info.name) or info.node.decorator_list:
+                continue
+            node = info.node
+            if isinstance(node, ast.ClassDef) and (
+                node.keywords or any(not (isinstance(b, ast.Name) and b.id == "object") for b in node.bases)
+            ):
+                continue
+            if info.executed(view.executed) or by_callee.get(info.qualname):
+                continue
+            if info.qualname in self.index.escaped or info.qualname in self.imported:
+                continue
+            if self.words[info.name] != 1 or caller_doubts(self.index, info.qualname):
+                continue
+            dead.add(info.qualname)
+        return dead
+
+
+_PLAIN = (ast.Constant, ast.Name, ast.Attribute, ast.Tuple, ast.UnaryOp, ast.unaryop, ast.expr_context)
+
+
+def _plain_defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Default values that evaluate without calling anything (a copy must not run code when defined)."""
+    defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+    return all(isinstance(part, _PLAIN) for default in defaults for part in ast.walk(default))
+
+
+def word_counts(root: Path) -> Counter[str]:
+    """How often each identifier-like word is written in the repository's text files (code, docs, config)."""
+    counts: Counter[str] = Counter()
+    for path in sorted(root.rglob("*")):
+        if ".git" in path.parts or not path.is_file() or path.suffix in (".pyc", ".so", ".gz", ".zip"):
+            continue
+        try:
+            if path.stat().st_size > TEXT_LIMIT:
+                continue
+            text = path.read_bytes().decode("utf-8", errors="ignore")
+        except OSError:
+            continue
+        counts.update(_WORD.findall(text))
+    return counts
+
+
+# -- planning what to plant ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Used:
+    """What earlier variants of a module planted, so later ones plant something else."""
+
+    chains: set[str] = field(default_factory=set)
+    twins: set[str] = field(default_factory=set)
+    hosts: set[str] = field(default_factory=set)
+
+
+def _copy_name(name: str, suffix: str) -> str:
+    core = name.lstrip("_")
+    if "_" not in core and re.search(r"[a-z][A-Z]", core):
+        return f"_{core}{suffix.capitalize()}"
+    return f"_{core}_{suffix}"
+
+
+class _Planner:
+    def __init__(self, repo: _Repository, view: ModuleView, rng: random.Random, used: _Used) -> None:
+        self.repo, self.view, self.rng, self.used = repo, view, rng, used
+        self.hosts = repo.live_functions(view)  # where a branch or a stale statement may go
+        self.live = [i for i in self.hosts if not _special(i.name)]  # what may be copied
+        self.taken: set[str] = set()  # new names of this plan
+
+    def fresh(self, name: str) -> bool:
+        return self.repo.words[name] == 0 and name not in self.taken and name not in _BUILTINS
+
+    def plan(self) -> Plan:
+        plan = Plan()
+        chain = self.chain()
+        if chain is not None:
+            plan = replace(plan, chain=chain[0], renames=chain[1])
+        plan = replace(plan, twin=self.twin())
+        flag_host = self.branch_host()
+        if flag_host is not None:
+            plan = replace(plan, flag=flag_host[0], branch_host=flag_host[1])
+        if self.rng.random() < 0.5:
+            plan = replace(plan, tail_host=self.tail_host())
+        if self.rng.random() < 0.5:
+            plan = replace(plan, imported=self.import_line())
+        return plan
+
+    def replan(self, plan: Plan, planted: Planted, problems: Mapping[str, str], *, flag_failed: bool) -> Plan:
+        """The plan with something else planted where the patched index found a doubt (the flag kind is
+        dropped: what threatens one flag of the module threatens any)."""
+        if set(problems) & set(planted.chain):
+            chain = self.chain()
+            plan = replace(plan, chain=chain[0] if chain else (), renames=chain[1] if chain else {})
+        if planted.twin in problems:
+            plan = replace(plan, twin=self.twin())
+        if flag_failed:
+            plan = replace(plan, flag=None, branch_host=None)
+        return plan
+
+    def chain(self) -> tuple[tuple[DefInfo, ...], dict[str, str]] | None:
+        """Two or three live functions of one container, each calling the next (maybe through dispatch:
+        between the copies, under new names that no dynamic access could reach, the call is certain)."""
+        live = {info.qualname: info for info in self.live}
+        by_caller = self.repo.index.sites_by_caller()
+
+        def next_of(info: DefInfo, exclude: set[str]) -> list[DefInfo]:
+            found = {
+                target.callee
+                for site in by_caller.get(info.qualname, ())
+                for target in site.targets
+                if target.certainty is not Certainty.UNRESOLVED  # the copies' own call is checked later
+            }
+            return [
+                live[q]
+                for q in sorted(found)
+                if q in live and q not in exclude and live[q].container == info.container
+            ]
+
+        pairs = [
+            (head, second)
+            for head in self.live
+            for second in next_of(head, {head.qualname})
+            if f"{head.qualname} {second.qualname}" not in self.used.chains
+        ]
+        self.rng.shuffle(pairs)
+        for head, second in pairs:
+            members = [head, second]
+            thirds = next_of(second, {head.qualname, second.qualname})
+            if thirds and self.rng.random() < 0.6:
+                members.append(self.rng.choice(thirds))
+            self.used.chains.add(f"{head.qualname} {second.qualname}")
+            renames = self.copy_names(members)
+            if renames is not None:
+                return tuple(members), renames
+        return None
+
+    def copy_names(self, members: list[DefInfo]) -> dict[str, str] | None:
+        """New names for copies of ``members``, one suffix for all, that nothing could reach."""
+        suffixes = list(SUFFIXES)
+        self.rng.shuffle(suffixes)
+        for suffix in suffixes:
+            renames = {m.name: _copy_name(m.name, suffix) for m in members}
+            if len(set(renames.values())) < len(members) or not all(map(self.fresh, renames.values())):
+                continue
+            owners = {m.name: m.qualname.rpartition(".")[0] for m in members}
+            if any(self.reachable(f"{owners[old]}.{new}") for old, new in renames.items()):
+                return None  # dynamic access reaches every new member of that class or module
+            self.taken.update(renames.values())
+            return renames
+        return None
+
+    def reachable(self, qualname: str) -> bool:
+        """Whether a dynamic feature of the repository (getattr with a computed name on the class, say)
+        could reach a definition of that name, were it planted."""
+        index = self.repo.index
+        owner, _, name = qualname.rpartition(".")
+        escaping = owner in index.escaped or any(owner.startswith(p) for p in index.escaping_module_prefixes)
+        by_attribute = owner in index.classes or escaping
+        for record in index.uncertainties:
+            if affects(index, record, qualname):
+                return True
+            if by_attribute and any(s.startswith("attr:") and name.startswith(s[5:]) for s in record.affects):
+                return True
+        return False
+
+    def twin(self) -> Twin | None:
+        """A copy of a live private function of another module, or of a live private method of another
+        class, under the same name; a name this module never writes."""
+        view = self.view
+        if view.star_import:
+            return None
+        written = set(_WORD.findall(view.text))
+        own = view.bound_names() | _BUILTINS
+        options: list[tuple[ModuleView, DefInfo, str | None]] = []
+        for module in self.repo.testable:
+            other = self.repo.view(module)
+            if other is None:
+                continue
+            for info in self.repo.live_functions(other):
+                if not is_private(info.name) or info.name in written or info.name in self.taken:
+                    continue
+                if info.qualname in self.used.twins:
+                    continue
+                assert isinstance(info.node, FUNCTION)
+                if not free_names(info.node) <= own:
+                    continue
+                if info.container is None and module != view.name:
+                    if not self.reachable(f"{view.name}.{info.name}"):
+                        options.append((other, info, None))
+                elif info.container is not None and info.name not in self.repo.index.unresolved_attributes:
+                    options.extend((other, info, c) for c in self.twin_classes(info))
+        if not options:
+            return None
+        other, info, container = self.rng.choice(options)
+        anchor = self.anchor(container)
+        if anchor is None:
+            return None
+        self.used.twins.add(info.qualname)
+        self.taken.add(info.name)
+        assert isinstance(info.node, FUNCTION)
+        typed = [a.annotation for a in ast.walk(info.node.args) if isinstance(a, ast.arg) and a.annotation]
+        if info.node.returns is not None:
+            typed.append(info.node.returns)
+        names_in_types = {n.id for t in typed for n in ast.walk(t) if isinstance(n, ast.Name)}
+        strip = not view.future_annotations and not names_in_types <= view.imported_names() | _BUILTINS
+        return Twin(other, info, container, anchor, strip)
+
+    def twin_classes(self, method: DefInfo) -> list[str]:
+        """Top-level classes of this module that could take a copy of ``method`` under its name without
+        overriding or being overridden: no class defining that name is among their ancestors or heirs."""
+        index, view = self.repo.index, self.view
+        owners = {
+            d.parent
+            for d in index.definitions.values()
+            if d.name == method.name and d.kind is DefinitionKind.METHOD and d.parent
+        }
+        found = []
+        for info in view.definitions:
+            if not (info.top_level and isinstance(info.node, ast.ClassDef)):
+                continue
+            if not any(isinstance(n, FUNCTION) for n in info.node.body):
+                continue
+            family = _family(index, info.qualname)
+            if (
+                family is not None
+                and not family & owners
+                and not self.reachable(f"{info.qualname}.{method.name}")
+            ):
+                found.append(info.name)
+        return found
+
+    def anchor(self, container: str | None) -> str | None:
+        """The last live definition of the module (of its class ``container``), else its last one."""
+        view = self.view
+        if container is None:
+            top = [d for d in view.definitions if d.top_level]
+        else:
+            top = [d for d in view.definitions if d.container == container and d.is_function and d.direct]
+        live = [d for d in top if d.executed(view.executed)]
+        chosen = live or top
+        return chosen[-1].name if chosen else None
+
+    def branch_host(self) -> tuple[str, DefInfo] | None:
+        hosts = [i for i in self.hosts if i.qualname not in self.used.hosts]
+        if not hosts:
+            return None
+        host = self.rng.choice(hosts)
+        token = _token(host.name) or _token(self.view.name.rpartition(".")[2])
+        words = list(FLAG_WORDS)
+        self.rng.shuffle(words)
+        for word in words:
+            for flag in (f"_{word}", f"_{word}_{token}" if token else ""):
+                if flag and self.fresh(flag):
+                    self.used.hosts.add(host.qualname)
+                    self.taken.add(flag)
+                    return flag, host
+        return None
+
+    def tail_host(self) -> DefInfo | None:
+        hosts = []
+        for info in self.hosts:
+            node = info.node
+            assert isinstance(node, FUNCTION)
+            if len(node.body) >= 2 and _tail_fits(node.body[-2], node.body[-1]):
+                hosts.append(info)
+        return self.rng.choice(hosts) if hosts else None
+
+    def import_line(self) -> tuple[int, str, str] | None:
+        """An existing ``from .x import y`` of a repository module, and another name ``x`` defines before
+        ``y`` (so it is bound whenever ``y`` is, circular imports included) that this module never writes."""
+        view, index = self.view, self.repo.index
+        if view.star_import or view.name in self.repo.starred or view.file.endswith("__init__.py"):
+            return None
+        words = set(_WORD.findall(view.text))
+        statements = {n.lineno: n for n in view.tree.body if isinstance(n, ast.ImportFrom)}
+        options: list[tuple[int, str, str]] = []
+        for record in index.imports:
+            statement = statements.get(record.line)
+            if (
+                record.scope != view.name
+                or record.condition is not ImportCondition.ALWAYS
+                or statement is None
+            ):
+                continue
+            target = index.definitions.get(record.resolved or "")
+            if target is None or target.parent is None or target.parent not in self.repo.files:
+                continue
+            source = self.repo.view(target.parent)
+            if source is None:
+                continue
+            for info in source.definitions:
+                if info.container is not None or not info.direct or info.node.lineno >= target.line:
+                    continue
+                name = info.name
+                if name.startswith("_") or name in words or name in _BUILTINS or name in self.taken:
+                    continue
+                if any(
+                    r.kind is UncertaintyKind.STRING_NAME and f"name:{name}" in r.affects
+                    for r in index.uncertainties
+                ):
+                    continue
+                origin = "." * statement.level + (statement.module or "")
+                options.append((statement.lineno, f"from {origin} import {name}\n", name))
+        if not options:
+            return None
+        choice = self.rng.choice(sorted(set(options)))
+        self.taken.add(choice[2])
+        return choice
+
+
+def _family(index: RepoIndex, qualname: str) -> set[str] | None:
+    """A class with its ancestors and heirs in the repository; ``None`` when an ancestor lies outside it
+    (code the index cannot see could then call any method)."""
+    info = index.classes.get(qualname)
+    if info is None or any(index.classes[c].external_bases for c in info.mro if c in index.classes):
+        return None
+    heirs: set[str] = set()
+    pending = [qualname]
+    subclasses = index.subclass_map()
+    while pending:
+        for child in subclasses.get(pending.pop(), ()):
+            if child not in heirs:
+                heirs.add(child)
+                pending.append(child)
+    return {*info.mro, *heirs}
+
+
+def _token(name: str) -> str:
+    """The first word of a name, upper-cased, for a flag named after what it guards."""
+    words = [w for w in re.split(r"_|(?<=[a-z])(?=[A-Z])", name) if w]
+    return words[0].upper() if words and words[0].isidentifier() else ""
+
+
+def _tail_fits(before: ast.stmt, last: ast.stmt) -> bool:
+    """A block ending with ``return value`` after one assignment or call (no ``yield``, no ``global``)."""
+    if not (isinstance(last, ast.Return) and last.value is not None):
+        return False
+    if isinstance(before, ast.Expr):
+        plain = isinstance(before.value, ast.Call)
+    else:
+        plain = isinstance(before, ast.Assign | ast.AugAssign) or (
+            isinstance(before, ast.AnnAssign) and before.value is not None
+        )
+    yields = any(isinstance(n, ast.Yield | ast.YieldFrom | ast.Await) for n in ast.walk(before))
+    return plain and not yields and before.lineno != last.lineno
+
+
+# -- checking the planted code on an index of the patched tree ---------------------------------------------
+
+
+def planted_doubts(index: RepoIndex, module: str, planted: Planted) -> dict[str, str]:
+    """Planted items the patched tree's index cannot prove dead, with why (empty when all are certain)."""
+    problems: dict[str, str] = {}
+    dead = set(planted.definitions)
+    imported = {i.resolved for i in index.imports if i.resolved}
+    for qualname in planted.definitions:
+        if qualname not in index.definitions:
+            problems[qualname] = "the index does not see it"
+            continue
+        callers = index.callers(qualname)
+        outside = ({c for c in callers.value if isinstance(c, str)} | set(callers.possible)) - dead
+        if outside:
+            problems[qualname] = f"called by {min(outside)}"
+        elif qualname in index.escaped or qualname in imported:
+            problems[qualname] = "used as a value or imported"
+        elif doubts := caller_doubts(index, qualname):
+            problems[qualname] = doubts[0]
+    for position, qualname in enumerate(planted.chain[1:], start=1):
+        caller = planted.chain[position - 1]
+        if caller not in index.callers(qualname).value:
+            problems.setdefault(qualname, f"{caller} does not certainly call it")
+    return problems
+
+
+def flag_doubt(index: RepoIndex, module: str, flag: str) -> str | None:
+    """Why code the index cannot follow might rebind the module flag ``flag`` (``None``: nothing can)."""
+    qualname = f"{module}.{flag}"
+    writers = {
+        UncertaintyKind.SETATTR,
+        UncertaintyKind.NAMESPACE,
+        UncertaintyKind.EVAL,
+        UncertaintyKind.MONKEYPATCH,
+    }
+    escaping = module in index.escaped or any(module.startswith(p) for p in index.escaping_module_prefixes)
+    for record in index.uncertainties:
+        if record.kind not in writers:
+            continue
+        attr = any(s.startswith("attr:") and flag.startswith(s[5:]) for s in record.affects)
+        if affects(index, record, qualname) or (attr and escaping):
+            return f"{record.file}:{record.line}: {record.kind.value}: {record.detail}"
+    return None
+
+
+class _Scratch:
+    """A private copy of the repository's Python files, where one module at a time is patched."""
+
+    def __init__(self, root: Path, folder: Path) -> None:
+        self.root = folder / root.name
+        shutil.copytree(root, self.root, symlinks=True, ignore=_not_python)
+
+    def patched(self, file: str, text: str) -> contextlib.AbstractContextManager[Path]:
+        return _patched(self.root / file, text)
+
+
+def _not_python(directory: str, names: list[str]) -> list[str]:
+    return [
+        n for n in names if n == ".git" or (Path(directory, n).is_file() and not n.endswith((".py", ".pyi")))
+    ]
+
+
+@contextlib.contextmanager
+def _patched(path: Path, text: str) -> Iterator[Path]:
+    original = path.read_bytes()
+    path.write_text(text, encoding="utf-8")
+    try:
+        yield path
+    finally:
+        path.write_bytes(original)
+
+
+# -- the answer --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    required: frozenset[str]
+    forbidden: frozenset[str]
+    ignored: frozenset[str]
+    candidates: frozenset[str]
+
+
+class _Sorter:
+    """Puts each item in one set: required beats forbidden beats ignored."""
+
+    def __init__(self) -> None:
+        self.sets: dict[str, set[str]] = {"required": set(), "forbidden": set(), "ignored": set()}
+
+    def put(self, item: str, where: str) -> None:
+        order = ("required", "forbidden", "ignored")
+        for better in order[: order.index(where)]:
+            if item in self.sets[better]:
+                return
+        for worse in order[order.index(where) + 1 :]:
+            self.sets[worse].discard(item)
+        self.sets[where].add(item)
+
+
+def classify(view: ModuleView, planted: Planted, original_dead: set[str]) -> Answer:
+    """Sort every item of the patched module into required, forbidden and ignored."""
+    tree = ast.parse(planted.text)
+    executed = frozenset(planted.lines[line] for line in view.executed if line in planted.lines)
+    sorter = _Sorter()
+    dead_spans: list[tuple[int, int]] = []
+    definitions = []
+
+    def inside_dead(line: int) -> bool:
+        return any(start <= line <= end for start, end in dead_spans)
+
+    for info in walk_definitions(tree, view.name):
+        definitions.append(info.qualname)
+        if inside_dead(info.node.lineno):
+            sorter.put(info.qualname, "ignored")
+        elif info.qualname in planted.definitions or info.qualname in original_dead:
+            sorter.put(info.qualname, "required")
+            dead_spans.append(info.span)
+        elif info.executed(executed):
+            sorter.put(info.qualname, "forbidden")
+        else:
+            sorter.put(info.qualname, "ignored")
+    for line, block in _branches(tree, split_lines(planted.text)):
+        item = branch_item(view.name, line)
+        if line == planted.branch_line:
+            sorter.put(item, "required")
+        elif inside_dead(line):
+            sorter.put(item, "ignored")
+        elif any(
+            n in executed for n in range(block[0].lineno, (block[-1].end_lineno or block[-1].lineno) + 1)
+        ):
+            sorter.put(item, "forbidden")
+        else:
+            sorter.put(item, "ignored")
+    for line, statement in _unreachable(tree):
+        item = unreachable_item(view.name, line)
+        yields = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(statement))
+        sorter.put(item, "ignored" if inside_dead(line) or yields else "required")
+    for name, where in _imports(tree, executed, planted.import_name):
+        sorter.put(import_item(view.name, name), where)
+    if planted.twin_of:
+        sorter.put(planted.twin_of, "forbidden")
+    sets = sorter.sets
+    candidates = frozenset(definitions) - sets["required"]
+    return Answer(
+        frozenset(sets["required"]), frozenset(sets["forbidden"]), frozenset(sets["ignored"]), candidates
+    )
+
+
+def _branches(tree: ast.Module, lines: list[str]) -> Iterator[tuple[int, list[ast.stmt]]]:
+    """``(line of the if/elif/else keyword, its block)`` for every ``if`` statement."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If):
+            continue
+        yield node.lineno, node.body
+        orelse = node.orelse
+        if not orelse:
+            continue
+        first = orelse[0]
+        if (
+            isinstance(first, ast.If)
+            and len(orelse) == 1
+            and lines[first.lineno - 1].lstrip().startswith("elif")
+        ):
+            continue
+        end = node.body[-1].end_lineno or node.body[-1].lineno
+        for number in range(end + 1, first.lineno + 1):
+            if re.match(r"\s*else\s*:", lines[number - 1]):
+                yield number, orelse
+                break
+
+
+def _all_blocks(tree: ast.AST) -> Iterator[list[ast.stmt]]:
+    """Every statement list of a tree (bodies of definitions, branches, handlers and cases included)."""
+    for node in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody"):
+            value = getattr(node, name, None)
+            if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                yield value
+
+
+def _unreachable(tree: ast.Module) -> Iterator[tuple[int, ast.stmt]]:
+    """``(line, statement)`` for the first statement after a ``return``/``raise``/``continue``/``break``."""
+    for block in _all_blocks(tree):
+        for position, statement in enumerate(block[:-1]):
+            if isinstance(statement, ast.Return | ast.Raise | ast.Continue | ast.Break):
+                yield block[position + 1].lineno, block[position + 1]
+                break
+
+
+def _imports(tree: ast.Module, executed: frozenset[int], planted: str | None) -> Iterator[tuple[str, str]]:
+    """``(bound name, set)`` for every module-level import binding."""
+    used = {
+        n.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.lineno in executed
+    }
+
+    def visit(body: list[ast.stmt], guarded: bool) -> Iterator[tuple[str, str]]:
+        for statement in body:
+            if isinstance(statement, ast.Import | ast.ImportFrom):
+                future = isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
+                for alias in statement.names:
+                    if alias.name == "*":
+                        continue
+                    name = (alias.asname or alias.name).partition(".")[0]
+                    if name == planted:
+                        yield name, "required"
+                    elif future or guarded:
+                        yield name, "ignored"
+                    else:
+                        yield name, "forbidden" if name in used else "ignored"
+            elif not isinstance(statement, (*FUNCTION, ast.ClassDef)):
+                checking = isinstance(statement, ast.If) and "TYPE_CHECKING" in ast.unparse(statement.test)
+                for block in blocks_of(statement):
+                    yield from visit(block, guarded or checking)
+
+    yield from visit(tree.body, False)
+
+
+# -- vulture ------------------------------------------------------------------------------------------------
+
+
+def vulture_items(tree_root: Path, path: Path, module: str, text: str) -> list[str]:
+    """Vulture's findings in the module at ``path`` (scanning the whole tree), named as our items."""
+    scanner = vulture.Vulture(verbose=False)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        scanner.scavenge([str(tree_root)])
+        unused = scanner.get_unused_code(min_confidence=0)
+    tree = ast.parse(text)
+    by_line: dict[int, str] = {}
+    for info in walk_definitions(tree, module):
+        by_line[info.node.lineno] = info.qualname
+        by_line.setdefault(info.span[0], info.qualname)
+    found: list[str] = []
+    wanted = path.resolve()
+    for item in unused:
+        if Path(item.filename).resolve() != wanted:
+            continue
+        if item.typ in ("function", "method", "class") and item.first_lineno in by_line:
+            found.append(by_line[item.first_lineno])
+        elif item.typ == "import":
+            found.append(import_item(module, str(item.name).partition(".")[0]))
+        elif item.typ == "unreachable_code":
+            message = str(item.message)
+            if "after" in message:
+                found.append(unreachable_item(module, item.first_lineno))
+            elif "'if'" in message:
+                found.append(branch_item(module, item.first_lineno))
+    return sorted(set(found))
+
+
+# -- the generator ------------------------------------------------------------------------------------------
+
+
+@register
+class DeadCodeGenerator(Generator):
+    name = "dead-code"
+    kinds = (TaskKind.DEAD_CODE,)
+    description = "all dead code of a module, with dead code planted that no existing tool finds"
+
+    def candidates(self, source: Source, kind: TaskKind) -> Iterator[Candidate | Drop]:
+        evidence = source.evidence()
+        if not evidence.ran:
+            yield Drop(kind, DropReason.NO_EVIDENCE, source.repo.name, evidence.error or "")
+            return
+        try:
+            repo = _Repository(source, evidence)
+        except Exception as problem:  # a broken tree ends this kind for this repository, never the run
+            yield Drop(kind, DropReason.ERROR, source.repo.name, f"{type(problem).__name__}: {problem}")
+            return
+        rng = source.rng(kind)
+        seed = rng.getrandbits(64)
+        order = list(repo.testable)
+        rng.shuffle(order)
+        with tempfile.TemporaryDirectory(prefix="dure-dead-code-") as folder:
+            try:
+                scratch = _Scratch(source.root, Path(folder))
+            except OSError as problem:
+                yield Drop(kind, DropReason.ERROR, source.repo.name, f"cannot copy the tree: {problem}")
+                return
+            used = {module: _Used() for module in order}
+            for variant in range(VARIANTS):
+                for module in order:
+                    module_rng = random.Random(f"{seed}:{module}:{variant}")
+                    try:
+                        result = _module_task(
+                            repo, scratch, kind, module, variant=variant, rng=module_rng, used=used[module]
+                        )
+                    except Exception as problem:  # one module's failure is a drop, the others go on
+                        result = Drop(kind, DropReason.ERROR, module, f"{type(problem).__name__}: {problem}")
+                    if result is not None and (variant == 0 or isinstance(result, Candidate)):
+                        yield result
+
+
+def _module_task(
+    repo: _Repository,
+    scratch: _Scratch,
+    kind: TaskKind,
+    module: str,
+    *,
+    variant: int,
+    rng: random.Random,
+    used: _Used,
+) -> Candidate | Drop | None:
+    """One task about ``module``: plant, check the planted code on the patched tree's index (planting
+    something else where it fails), and write the task."""
+    view = repo.view(module)
+    if view is None:
+        return Drop(kind, DropReason.ERROR, module, "the module does not read or parse")
+    planner = _Planner(repo, view, rng, used)
+    plan = planner.plan()
+    doubts: list[str] = []
+    for _ in range(ATTEMPTS):
+        if plan.hard_kinds < MIN_HARD_KINDS[variant > 0]:
+            break
+        try:
+            planted = plant(view, plan)
+        except InjectionError as problem:
+            return Drop(kind, DropReason.UNCHECKABLE, module, str(problem))
+        with scratch.patched(view.file, planted.text) as path:
+            index = build_index(scratch.root, cache=False)
+            problems = planted_doubts(index, module, planted)
+            flag = flag_doubt(index, module, plan.flag) if plan.flag else None
+            if not problems and flag is None:
+                baseline = vulture_items(scratch.root, path, module, planted.text)
+                return _candidate(repo, kind, view, plan, planted=planted, baseline=baseline)
+        doubts += [f"{name}: {why}" for name, why in sorted(problems.items())] + ([flag] if flag else [])
+        plan = planner.replan(plan, planted, problems, flag_failed=flag is not None)
+    if doubts:
+        return Drop(kind, DropReason.UNCERTAIN, module, "; ".join(doubts)[:500])
+    return Drop(kind, DropReason.TRIVIAL, module, f"only {plan.hard_kinds} kind(s) of hard dead code fit")
+
+
+def _candidate(
+    repo: _Repository, kind: TaskKind, view: ModuleView, plan: Plan, *, planted: Planted, baseline: list[str]
+) -> Candidate | Drop:
+    answer = classify(view, planted, repo.original_dead(view))
+    source = repo.source
+    workspace = _workspace(view, planted)
+    prompt = PROMPT.format(
+        repo=source.repo.name, version=source.repo.version, module=view.name, file=view.file
+    )
+    params = {
+        "ignored": sorted(answer.ignored),
+        "forbidden": sorted(answer.forbidden),
+        "candidates": sorted(answer.candidates),
+    }
+    files = [view.file] + ([plan.twin.module.file] if plan.twin else [])
+    fan_in, fan_out = _fans(repo.index, view.name)
+    difficulty = features(
+        hops=max(len(planted.chain), 1),
+        files=files,
+        answer_size=len(answer.required),
+        fan_in=fan_in,
+        fan_out=fan_out,
+    )
+    kinds = [
+        name
+        for name, present in (
+            ("chain", bool(planted.chain)),
+            ("twin", planted.twin is not None),
+            ("flag-branch", planted.branch_line is not None),
+            ("unreachable", planted.tail_line is not None),
+            ("import", planted.import_name is not None),
+        )
+        if present
+    ]
+    facts = provenance(
+        source,
+        kind,
+        planted=kinds,
+        planted_items=len(planted.definitions)
+        + sum(x is not None for x in (planted.branch_line, planted.tail_line, planted.import_name)),
+        original_dead=len(answer.required) - len(planted.definitions),
+        evidence="coverage",
+        tests_passed=repo.evidence.passed,
+    )
+    task = make_task(
+        kind=kind,
+        repo=source.repo,
+        prompt=prompt,
+        inputs={"symbol": view.name, "module": view.name, "file": view.file},
+        answer=sorted(answer.required),
+        answer_schema=ANSWER_SCHEMA,
+        verifier=VerifierSpec("set", freeze_object(params)),
+        phase=phase_of(1, difficulty),
+        workspace=workspace,
+        difficulty=difficulty,
+        provenance=facts,
+    )
+    task = _with_baseline(task, baseline)
+    audit = audit_task(task)
+    if not audit.ok:
+        return Drop(kind, DropReason.AUDIT, view.name, audit.reason or "")
+    secrets = (*sorted(answer.required), *(q.rpartition(".")[2] for q in planted.definitions))
+    return Candidate(task, secrets=secrets + ((plan.flag,) if plan.flag else ()))
+
+
+def _workspace(view: ModuleView, planted: Planted) -> str:
+    return make_patch({view.file: (view.text, planted.text)})
+
+
+def _with_baseline(task: Task, baseline: list[str]) -> Task:
+    """The task with vulture's score in its audit record (the id does not cover the audit)."""
+    required = len(task.answer) if isinstance(task.answer, tuple) else 0
+    found = len(set(baseline) & {str(item) for item in task.answer}) if isinstance(task.answer, tuple) else 0
+    value = score_answer(task, tuple(baseline)).value
+    record = {
+        "vulture": {"score": round(value, 4), "found": found, "required": required, "listed": len(baseline)}
+    }
+    return replace(task, audit=freeze_object(record))
+
+
+def _fans(index: RepoIndex, module: str) -> tuple[int, int]:
+    """How many repository modules import ``module``, and how many it imports."""
+    importers: set[str] = set()
+    imported: set[str] = set()
+    for record in index.imports:
+        target = index.definitions.get(record.resolved or "")
+        if target is None:
+            continue
+        if target.module == module and record.module != module:
+            importers.add(record.module)
+        elif record.module == module and target.module != module:
+            imported.add(target.module)
+    return len(importers), len(imported)
+
+
+__all__ = [
+    "ANSWER_SCHEMA",
+    "DeadCodeGenerator",
+    "branch_item",
+    "classify",
+    "import_item",
+    "plant",
+    "unreachable_item",
+    "vulture_items",
+    "walk_definitions",
+]
