@@ -234,6 +234,9 @@ def outbox(helpers: tuple[str, ...] = ()) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+TRAMPOLINE_FAILED = ("os.execvp(argv[0], argv)", "in _execvpe\n")
+
+
 def run(
     argv: list[str], tree: Path, box: Path, timeout: float, env: Mapping[str, str]
 ) -> sandbox.SandboxResult:
@@ -242,9 +245,8 @@ def run(
     limits = sandbox.Limits(timeout=timeout, memory=4 * 1024**3, processes=256)
     full_env = {"PYTHONPATH": path, "DURE_OUTBOX": str(box), **env}
     result = sandbox.run_sandboxed(argv, directory=tree, limits=limits, env=full_env)
-    if (
-        result.exit_code is None or "os.execvp(argv[0], argv)" in result.stderr
-    ):  # the trampoline could not exec
+    # the trampoline could not exec: 3.12 prints its source line, 3.11 only the frames inside ``os``
+    if result.exit_code is None or any(mark in result.stderr for mark in TRAMPOLINE_FAILED):
         raise EvidenceError(
             f"the test interpreter {argv[0]} could not run in the sandbox ({result.stderr.strip()[-200:]}); "
             f"set {PYTHON_ENV} to an interpreter the sandbox user can run"
