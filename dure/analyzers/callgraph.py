@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from dure.analyzers.evaluator import Evaluator
-from dure.analyzers.model import CallSite, CallTarget, Certainty
+from dure.analyzers.model import Certainty, SiteRow
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.refs import ref_text
 from dure.analyzers.summary import CallRecord, ModuleSummary, Ref
@@ -447,14 +447,16 @@ def _deduplicate(targets: list[ResolvedTarget]) -> list[ResolvedTarget]:
     return list(best.values())
 
 
-def to_call_site(site: ResolvedSite, caller: str, file: str) -> CallSite:
+def site_row(site: ResolvedSite, caller: str, file: str) -> SiteRow:
+    """A resolved site as the index stores it (see :data:`~dure.analyzers.model.SiteRow`): call site objects
+    are only built for the queries that ask for them."""
     record = site.record
-    return CallSite(
+    return (
         caller,
         file,
         record.line,
         record.column,
         record.text,
-        tuple(CallTarget(t.callee, t.certainty) for t in site.targets),
+        tuple([(t.callee, t.certainty.value) for t in site.targets]),
         record.kind not in ("call", "deco"),
     )

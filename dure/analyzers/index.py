@@ -49,8 +49,8 @@ class RepoIndex:
     ) -> None:
         self.root = root
         self._definitions: dict[str, Definition] | None = facts.definitions
-        self._call_sites: tuple[CallSite, ...] | None = facts.call_sites
-        self._raw: dict[str, Any] = {}
+        self._call_sites: tuple[CallSite, ...] | None = None
+        self._raw: dict[str, Any] = {"call_sites": facts.call_sites}
         self.imports: tuple[Import, ...] = facts.imports
         self.classes: dict[str, ClassInfo] = facts.classes
         self.uncertainties: tuple[Uncertainty, ...] = facts.uncertainties

@@ -159,6 +159,11 @@ class CallSite:
     implicit: bool = False  # a protocol call (iteration, ``with``, operators, ``__call__``, property access)
 
 
+#: A call site as stored: ``(caller, file, line, column, expression, ((callee, certainty value), ...),
+#: implicit)``, the fields of :class:`CallSite` with its targets as pairs.
+SiteRow = tuple[str, str, int, int, str, tuple[tuple[str, str], ...], bool]
+
+
 @dataclass(frozen=True, slots=True)
 class CallEdge:
     caller: str

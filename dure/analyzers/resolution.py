@@ -6,16 +6,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from dure.analyzers.callgraph import CallResolver, to_call_site
+from dure.analyzers.callgraph import CallResolver, site_row
 from dure.analyzers.dynamic import dynamic_uncertainties, string_uncertainties
 from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.inference import JediReport, add_jedi_targets
 from dure.analyzers.model import (
-    CallSite,
     Certainty,
     ClassInfo,
     Definition,
     Import,
+    SiteRow,
     Uncertainty,
     UncertaintyKind,
 )
@@ -29,7 +29,7 @@ class Resolved:
     definitions: dict[str, Definition]
     imports: tuple[Import, ...]
     classes: dict[str, ClassInfo]
-    call_sites: tuple[CallSite, ...]
+    call_sites: list[SiteRow]
     uncertainties: tuple[Uncertainty, ...]
     escaped: frozenset[str]  # definitions used as values: unknown code may call them
     unresolved_attributes: frozenset[str]  # attribute names called on receivers the index cannot name
@@ -59,13 +59,13 @@ def resolve(summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = 
     jedi_report = (
         add_jedi_targets(jedi_root, sites, summaries, definitions) if jedi_root is not None else None
     )
-    call_sites: list[CallSite] = []
+    call_sites: list[SiteRow] = []
     unresolved_attributes: set[str] = set()
     unresolved_calls = 0
     for site in sites:
         summary = program.summaries[site.module]
         caller = summary.scopes[site.record.scope].owner
-        call_sites.append(to_call_site(site, caller, summary.relpath))
+        call_sites.append(site_row(site, caller, summary.relpath))
         uncertainties.extend(dynamic_uncertainties(site, caller, evaluator))
         if any(t.certainty is Certainty.UNRESOLVED for t in site.targets):
             if site.record.func[0] == "a":
@@ -78,7 +78,7 @@ def resolve(summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = 
         definitions,
         tuple(_resolve_imports(program, evaluator)),
         _class_infos(program, evaluator, summaries),
-        tuple(call_sites),
+        call_sites,
         tuple(uncertainties),
         frozenset(escaped),
         frozenset(unresolved_attributes),
