@@ -406,6 +406,7 @@ def test_a_failing_module_is_a_drop_not_an_exception(shop: Path, monkeypatch: py
 
 UNREACHABLE = """\
 import os
+import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -426,26 +427,30 @@ def walk(items):
 def gen():
     return
     yield 1
+
+
+def stop():
+    sys.exit(1)
+    print("after exit")
 """
 
 
-def test_original_unreachable_statements_and_branches(temporary_repo: TemporaryRepo) -> None:
-    root = temporary_repo({"pkg/__init__.py": "", "pkg/mod.py": UNREACHABLE}).resolve()
-    view = dead_code.ModuleView.read(
-        "pkg.mod", "pkg/mod.py", UNREACHABLE, executed_lines(UNREACHABLE, ["walk"], ["pass", "print"])
-    )
-    plain = dead_code.Planted(UNREACHABLE, (), None, None, None, None, None, {n: n for n in range(1, 30)})
+def test_original_unreachable_statements_and_branches() -> None:
+    executed = executed_lines(UNREACHABLE, ["walk"], ["pass", "print"])
+    view = dead_code.ModuleView.read("pkg.mod", "pkg/mod.py", UNREACHABLE, executed)
+    unchanged = {n: n for n in range(1, 30)}
+    plain = dead_code.Planted(UNREACHABLE, (), None, None, None, None, None, unchanged)
     answer = dead_code.classify(view, plain, set())
-    assert answer.required == {"pkg.mod:unreachable:12", "pkg.mod:unreachable:16"}
-    assert "pkg.mod:unreachable:21" in answer.ignored, "a yield after return makes a generator"
-    assert "pkg.mod:branch:10" in answer.forbidden
-    assert "pkg.mod:branch:13" in answer.ignored, "an else block the tests never enter"
+    assert answer.required == {"pkg.mod:unreachable:13", "pkg.mod:unreachable:17"}
+    assert "pkg.mod:unreachable:22" in answer.ignored, "a yield after return makes a generator"
+    assert "pkg.mod:unreachable:27" in answer.ignored, "after sys.exit(): dead, but not by the simple rule"
+    assert "pkg.mod:branch:11" in answer.forbidden
+    assert "pkg.mod:branch:14" in answer.ignored, "an else block the tests never enter"
     assert "pkg.mod:import:json" in answer.ignored, "a TYPE_CHECKING import"
     assert "pkg.mod:import:os" in answer.ignored, "unused, but maybe re-exported"
     assert "pkg.mod:import:TYPE_CHECKING" in answer.forbidden, "read by a line that runs"
-    assert {"pkg.mod.walk"} <= answer.forbidden
-    assert "pkg.mod.gen" in answer.ignored
-    assert root.is_dir()
+    assert "pkg.mod.walk" in answer.forbidden
+    assert {"pkg.mod.gen", "pkg.mod.stop"} <= answer.ignored
 
 
 slow = pytest.mark.slow

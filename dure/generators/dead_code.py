@@ -88,6 +88,11 @@ SUFFIXES = (
 FLAG_WORDS = ("DEBUG", "TRACE", "VERBOSE", "STRICT", "PARANOID", "CHECKS", "VALIDATE")
 #: Private names that frameworks and the interpreter call by name (sunder names are excluded wholesale).
 HOOKS = frozenset({"_asdict", "_make", "_replace", "_fields", "_field_defaults", "_get_child_mock"})
+#: Class decorators that read annotations, not methods: a class they decorate takes a new method unnoticed.
+PLAIN_CLASS_DECORATORS = (
+    "dataclass", "dataclasses.dataclass", "total_ordering", "functools.total_ordering", "attr.s",
+    "attrs.define", "attr.define", "final", "typing.final",
+)  # fmt: skip
 TEXT_LIMIT = 2_000_000  # bytes: larger files are data, not code that could name a definition
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _BUILTINS = frozenset(dir(builtins))
@@ -103,7 +108,8 @@ Dead code is code of this module that can never run or be used, whatever a progr
 other dead code;
 - a module-level import whose bound name is never used;
 - an `if`, `elif` or `else` block whose body can never run;
-- statements that follow a `return`, `raise`, `continue` or `break` in the same block.
+- statements that can never run because the statement before them in the same block never completes \
+(a `return`, `raise`, `continue` or `break`, say).
 
 Code that the repository's tests use is live. Names without a leading underscore are public API that code \
 outside the repository may use, and special methods (`__x__`) and hooks that the interpreter or a \
@@ -116,8 +122,7 @@ Give each item as a string:
 there is one; `a` for `import a.b`);
 - `{module}:branch:N` for a block that never runs, N being the line of its `if`, `elif` or `else` keyword \
 in the workspace file;
-- `{module}:unreachable:N` for statements after a `return`, `raise`, `continue` or `break`, N being the \
-line of the first of them.
+- `{module}:unreachable:N` for such statements, N being the line of the first of them.
 List an item at its outermost level only: when a whole function or class is dead, do not list anything \
 inside it.
 
@@ -328,6 +333,7 @@ class _Planner:
         pairs = [
             (head, second)
             for head in self.live
+            if head.container is None or self.open_class(head.container)
             for second in next_of(head, {head.qualname})
             if f"{head.qualname} {second.qualname}" not in self.used.chains
         ]
@@ -430,13 +436,25 @@ class _Planner:
             if not any(isinstance(n, FUNCTION) for n in info.node.body):
                 continue
             family = _family(index, info.qualname)
-            if (
-                family is not None
-                and not family & owners
-                and not self.reachable(f"{info.qualname}.{method.name}")
-            ):
+            if family is None or family & owners or not self.open_class(info.name):
+                continue
+            if not self.reachable(f"{info.qualname}.{method.name}"):
                 found.append(info.name)
         return found
+
+    def open_class(self, name: str) -> bool:
+        """Whether a top-level class of the module takes a new method unnoticed: every ancestor in the
+        repository, no metaclass or ``__init_subclass__`` hook, no decorator but the dataclass kind."""
+        index, qualname = self.repo.index, f"{self.view.name}.{name}"
+        info = index.classes.get(qualname)
+        node = next((d.node for d in self.view.definitions if d.qualname == qualname), None)
+        if info is None or not isinstance(node, ast.ClassDef) or _family(index, qualname) is None:
+            return False
+        for ancestor in info.mro:
+            found = index.classes.get(ancestor)
+            if found is None or found.metaclass or f"{ancestor}.__init_subclass__" in index.definitions:
+                return False
+        return all(ast.unparse(d).startswith(PLAIN_CLASS_DECORATORS) for d in node.decorator_list)
 
     def anchor(self, container: str | None) -> str | None:
         """The last live definition of the module (of its class ``container``), else its last one."""
@@ -692,6 +710,10 @@ def classify(view: ModuleView, planted: Planted, original_dead: set[str]) -> Ans
         item = unreachable_item(view.name, line)
         yields = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(statement))
         sorter.put(item, "ignored" if inside_dead(line) or yields else "required")
+    for block in _all_blocks(tree):  # after sys.exit(), an always-raising call, a loop that never ends...
+        for statement in block[1:]:
+            if statement.lineno not in executed:
+                sorter.put(unreachable_item(view.name, statement.lineno), "ignored")
     for name, where in _imports(tree, executed, planted.import_name):
         sorter.put(import_item(view.name, name), where)
     if planted.twin_of:
