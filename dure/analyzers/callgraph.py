@@ -46,6 +46,7 @@ class ResolvedSite:
     record: CallRecord
     module: str
     targets: list[ResolvedTarget] = field(default_factory=list)
+    reads_parameters: bool = False  # its first resolution read a value computed from a parameter
 
     @property
     def key(self) -> ScopeKey:
@@ -67,13 +68,23 @@ class CallResolver:
         for module, summary in sorted(self.program.summaries.items()):
             for record in [*summary.calls, *self._property_reads(summary)]:
                 site = ResolvedSite(record, module)
-                site.targets = self.resolve(site)
+                self._first_resolution(site)
                 if site.targets:
                     self.sites.append(site)
                 elif record.kind not in ("call", "deco", "attr", "attrset") and self._on_parameter(site):
                     self.pending.append(site)  # a protocol use on a parameter: arguments may tell its class
         self._flow_through_parameters()
         return self.sites
+
+    def _first_resolution(self, site: ResolvedSite) -> None:
+        """Resolve ``site`` and note whether that read a parameter: if not, the flow pass, which only changes
+        parameter values, would resolve it to the same targets again."""
+        frames = self.evaluator.frames
+        frames.append(False)
+        try:
+            site.targets = self.resolve(site)
+        finally:
+            site.reads_parameters = frames.pop()
 
     def _on_parameter(self, site: ResolvedSite) -> bool:
         root = site.record.func
@@ -102,9 +113,11 @@ class CallResolver:
         self.evaluator.param_flow = self._parameter_values
         self.evaluator.forget_parameter_dependent()
         for site in retry:
-            site.targets = self.resolve(site)
+            if site.reads_parameters:
+                site.targets = self.resolve(site)
         for site in self.pending:
-            site.targets = self.resolve(site)
+            if site.reads_parameters:
+                site.targets = self.resolve(site)
             if site.targets:
                 self.sites.append(site)
         self.evaluator.param_flow = None
