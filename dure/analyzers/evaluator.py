@@ -67,6 +67,8 @@ BUILTIN_TYPES = frozenset(
     }
 )
 MAX_DEPTH = 40
+#: What a computation in progress gives when it is asked for again (a cycle): unknown.
+IN_PROGRESS = Vals(frozenset(), False, False)
 
 ParamFlow = Callable[[ScopeKey, int], Vals | None]
 
@@ -76,11 +78,12 @@ class Evaluator:
 
     def __init__(self, program: Program) -> None:
         self.program = program
-        # (scope, ref), (scope, binding), (value, ("member", attr)) or ("returns", qualname)
+        # (scope, ref), (scope, binding), (value, ("member", attr)) or ("returns", qualname); an entry being
+        # computed holds IN_PROGRESS, so that asking for it again inside its own computation gives unknown
         self.memo: dict[tuple[Any, Any], Vals] = {}
         self.dependent: dict[tuple[Any, Any], Vals] = {}  # the entries that read a parameter
-        self.active: set[tuple[Any, Any]] = set()
-        self.frames: list[bool] = []  # per memoised computation in progress: did it read a parameter?
+        self.depth = 0  # computations in progress
+        self.frames: list[bool] = []  # per computation in progress (and call site): did it read a parameter?
         self.param_flow: ParamFlow | None = None
         self.transparency: dict[str, bool] = {}
 
@@ -101,33 +104,36 @@ class Evaluator:
     def _memoised(self, memo_key: tuple[Any, Any], compute: Callable[..., Vals], *args: Any) -> Vals:
         """Memoised, cycle-safe and depth-bounded ``compute(*args)`` that tracks dependence on parameters.
 
-        Callers look ``memo`` up themselves first (most lookups hit, and a hit then costs no call).
+        Callers look ``memo`` up first: most lookups hit, and a hit then costs no call. A cycle finds
+        IN_PROGRESS there, which is unknown.
         """
-        cached = self.memo.get(memo_key)
-        if cached is not None:
-            return cached
         frames = self.frames
         cached = self.dependent.get(memo_key)
         if cached is not None:
             if frames:
                 frames[-1] = True
             return cached
-        active = self.active
-        if memo_key in active or len(active) > MAX_DEPTH:
+        if self.depth > MAX_DEPTH:
             return UNKNOWN_VALS
-        active.add(memo_key)
+        memo = self.memo
+        memo[memo_key] = IN_PROGRESS
+        self.depth += 1
         frames.append(False)
         try:
             result = compute(*args)
+        except BaseException:
+            del memo[memo_key]
+            raise
         finally:
-            active.discard(memo_key)
+            self.depth -= 1
             dependent = frames.pop()
         if dependent:
+            del memo[memo_key]
             self.dependent[memo_key] = result
             if frames:
                 frames[-1] = True
         else:
-            self.memo[memo_key] = result
+            memo[memo_key] = result
         return result
 
     # -- refs -----------------------------------------------------------------------------------------
