@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import TemporaryRepo
+from conftest import write_repo
 from evidence_support import sandbox_python
 
 from dure.analyzers import build_index
@@ -44,6 +44,8 @@ from .util import clamp, slug
 
 if TYPE_CHECKING:
     from decimal import Decimal
+
+__all__ = ["Cart", "gross_price", "net_price", "report"]
 
 RATE = 0.2
 
@@ -105,6 +107,10 @@ def report(cart):
 
 UTIL = '''\
 """Small helpers."""
+
+
+def percent(value):
+    return value * 100
 
 
 def clamp(value, low=0.0):
@@ -195,9 +201,16 @@ def make_source(root: Path, *, seed: int = 0, evidence: TestEvidence | None = No
     )
 
 
-@pytest.fixture
-def shop(temporary_repo: TemporaryRepo) -> Path:
-    return temporary_repo(FILES).resolve()
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture repository, shared: generators only read it (each workspace is a fresh copy)."""
+    return write_repo(tmp_path_factory.mktemp("shop"), FILES).resolve()
+
+
+@pytest.fixture(scope="module")
+def all_tasks(shop: Path) -> list[Task]:
+    """The tasks of one run of the generator with seed 0."""
+    return tasks_of(generate(make_source(shop)))
 
 
 def generate(source: Source) -> list[Candidate | Drop]:
@@ -210,8 +223,8 @@ def tasks_of(results: list[Candidate | Drop], module: str | None = None) -> list
 
 
 @pytest.fixture
-def pricing_tasks(shop: Path) -> list[Task]:
-    tasks = tasks_of(generate(make_source(shop)), "shop.pricing")
+def pricing_tasks(all_tasks: list[Task]) -> list[Task]:
+    tasks = [t for t in all_tasks if t.inputs["module"] == "shop.pricing"]
     assert tasks, "the pricing module gets tasks"
     return tasks
 
@@ -254,6 +267,11 @@ def test_planted_kinds_are_required(pricing_tasks: list[Task]) -> None:
             assert text.count(flag) == 2, "a fresh flag, bound once, tested once"
     assert any("chain" in planted(t) for t in pricing_tasks)
     assert any("twin" in planted(t) for t in pricing_tasks)
+    imported = [t for t in pricing_tasks if "import" in planted(t)]
+    assert imported, "the module lists its API in __all__: an unused import may be planted"
+    for task in imported:
+        assert "shop.pricing:import:percent" in task.answer
+        assert "from .util import percent" in str(workspace_file(task, "shop/pricing.py"))
 
 
 def test_a_twin_has_the_name_of_a_live_function_elsewhere(pricing_tasks: list[Task]) -> None:
@@ -313,8 +331,8 @@ def test_the_prompt_explains_the_scheme_without_the_answer(pricing_tasks: list[T
             assert item.rpartition(".")[2] not in prompt or ":" in item
 
 
-def test_every_task_passes_the_audit_and_the_reference_scores_one(shop: Path) -> None:
-    tasks = tasks_of(generate(make_source(shop)))
+def test_every_task_passes_the_audit_and_the_reference_scores_one(all_tasks: list[Task]) -> None:
+    tasks = all_tasks
     assert {t.inputs["module"] for t in tasks} == {"shop.pricing", "shop.util"}
     for task in tasks:
         assert audit_task(task).ok, audit_task(task).reason
@@ -323,8 +341,10 @@ def test_every_task_passes_the_audit_and_the_reference_scores_one(shop: Path) ->
         assert task.difficulty["answer_size"] == len(task.answer)
 
 
-def test_vulture_scores_are_recorded_and_miss_the_planted_kinds(shop: Path, tmp_path: Path) -> None:
-    tasks = tasks_of(generate(make_source(shop)))
+def test_vulture_scores_are_recorded_and_miss_the_planted_kinds(
+    all_tasks: list[Task], tmp_path: Path
+) -> None:
+    tasks = all_tasks
     for task in tasks:
         record = task.audit["vulture"]
         assert record["required"] == len(task.answer)
@@ -359,17 +379,19 @@ def run_python(code: str, root: Path) -> str:
     return result.stdout
 
 
-def test_the_patch_applies_and_the_package_behaves_the_same(shop: Path, tmp_path: Path) -> None:
+def test_the_patch_applies_and_the_package_behaves_the_same(
+    shop: Path, all_tasks: list[Task], tmp_path: Path
+) -> None:
     expected = run_python(CALLS, shop)
-    for number, task in enumerate(tasks_of(generate(make_source(shop)))):
+    for number, task in enumerate(all_tasks):
         tree = materialise(task, tmp_path / f"w{number}" / "shop")
         assert run_python(CALLS, tree) == expected
         text = workspace_file(task, str(task.inputs["file"]))
         assert text == (tree / str(task.inputs["file"])).read_text()
 
 
-def test_the_packages_tests_still_pass(shop: Path, tmp_path: Path) -> None:
-    task = tasks_of(generate(make_source(shop)))[0]
+def test_the_packages_tests_still_pass(all_tasks: list[Task], tmp_path: Path) -> None:
+    task = all_tasks[0]
     tree = materialise(task, tmp_path / "shop")
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
@@ -383,8 +405,8 @@ def test_the_packages_tests_still_pass(shop: Path, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout
 
 
-def test_ids_and_tasks_are_deterministic(shop: Path) -> None:
-    first = tasks_of(generate(make_source(shop)))
+def test_ids_and_tasks_are_deterministic(shop: Path, all_tasks: list[Task]) -> None:
+    first = all_tasks
     again = tasks_of(generate(make_source(shop)))
     assert [t.id for t in first] == [t.id for t in again]
     assert [t.workspace for t in first] == [t.workspace for t in again]

@@ -494,45 +494,64 @@ class _Planner:
 
     def import_line(self) -> tuple[int, str, str] | None:
         """An existing ``from .x import y`` of a repository module, and another name ``x`` defines before
-        ``y`` (so it is bound whenever ``y`` is, circular imports included) that this module never writes."""
+        ``y`` (so it is bound whenever ``y`` is, circular imports included) that this module never writes.
+
+        The new name stays out of the module's public API: the module lists its API in ``__all__``, or the
+        import binds a private alias (only in modules that already import under private aliases).
+        """
         view, index = self.view, self.repo.index
         if view.star_import or view.name in self.repo.starred or view.file.endswith("__init__.py"):
+            return None
+        listed = any(
+            isinstance(t, ast.Name) and t.id == "__all__"
+            for n in view.tree.body
+            if isinstance(n, ast.Assign)
+            for t in n.targets
+        )
+        aliased = any(
+            a.asname and a.asname.startswith("_")
+            for n in view.tree.body
+            if isinstance(n, ast.Import | ast.ImportFrom)
+            for a in n.names
+        )
+        if not (listed or aliased):
             return None
         words = set(_WORD.findall(view.text))
         statements = {n.lineno: n for n in view.tree.body if isinstance(n, ast.ImportFrom)}
         options: list[tuple[int, str, str]] = []
         for record in index.imports:
             statement = statements.get(record.line)
-            if (
-                record.scope != view.name
-                or record.condition is not ImportCondition.ALWAYS
-                or statement is None
-            ):
+            if record.scope != view.name or record.condition is not ImportCondition.ALWAYS or not statement:
                 continue
             target = index.definitions.get(record.resolved or "")
-            if target is None or target.parent is None or target.parent not in self.repo.files:
+            source = self.repo.view(target.parent) if target and target.parent in self.repo.files else None
+            if target is None or source is None:
                 continue
-            source = self.repo.view(target.parent)
-            if source is None:
-                continue
+            origin = "." * statement.level + (statement.module or "")
             for info in source.definitions:
-                if info.container is not None or not info.direct or info.node.lineno >= target.line:
-                    continue
                 name = info.name
-                if name.startswith("_") or name in words or name in _BUILTINS or name in self.taken:
+                if not info.top_level or info.node.lineno >= target.line or name.startswith("_"):
                     continue
-                if any(
-                    r.kind is UncertaintyKind.STRING_NAME and f"name:{name}" in r.affects
-                    for r in index.uncertainties
-                ):
+                bound = name if listed else f"_{name}"
+                if name in words or bound in words or name in _BUILTINS or not self.fresh_import(bound):
                     continue
-                origin = "." * statement.level + (statement.module or "")
-                options.append((statement.lineno, f"from {origin} import {name}\n", name))
+                alias = "" if listed else f" as {bound}"
+                options.append((statement.lineno, f"from {origin} import {name}{alias}\n", bound))
         if not options:
             return None
         choice = self.rng.choice(sorted(set(options)))
         self.taken.add(choice[2])
         return choice
+
+    def fresh_import(self, bound: str) -> bool:
+        """Whether a new module-level name ``bound`` is free here and out of reach of dynamic access."""
+        index = self.repo.index
+        if bound in self.taken or self.reachable(f"{self.view.name}.{bound}"):
+            return False
+        return not any(
+            r.kind is UncertaintyKind.STRING_NAME and f"name:{bound}" in r.affects
+            for r in index.uncertainties
+        )
 
 
 def _family(index: RepoIndex, qualname: str) -> set[str] | None:
