@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import builtins
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import cached_property
 
 from dure.analyzers.hierarchy import c3_linearise, transitive_subclasses
@@ -40,6 +40,7 @@ class Program:
         self._bindings_memo: dict[tuple[ScopeKey, str, bool], list[tuple[Binding, ScopeKey]]] = {}
         self._member_memo: dict[tuple[str, str, bool], list[tuple[Binding, ScopeKey]] | None] = {}
         self._dispatch_memo: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+        self._class_member_memo: dict[tuple[str, str], list[tuple[str, list[tuple[Binding, ScopeKey]]]]] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}  # filled by the resolver (repository bases)
         self.external_bases: dict[str, tuple[str, ...]] = {}
         self.unresolved_bases: dict[str, tuple[str, ...]] = {}
@@ -81,6 +82,7 @@ class Program:
         self._bindings_memo.clear()
         self._member_memo.clear()
         self._dispatch_memo.clear()
+        self._class_member_memo.clear()
         for derived in (
             "_mro_table",
             "direct_subclasses",
@@ -119,21 +121,22 @@ class Program:
         self, key: ScopeKey, name: str, *, runtime: bool = True
     ) -> list[tuple[Binding, ScopeKey]] | None:
         """LEGB lookup of ``name`` from scope ``key``; None when the name is a builtin or unbound."""
-        scope = self.scope(key)
-        current: ScopeKey | None = key
-        if name in scope.global_names:
-            current = (key[0], 0)
+        module, index = key
+        scopes = self.summaries[module].scopes
+        here = scopes[index]
+        if name in here.global_names:
+            here = scopes[0]
         first = True
-        while current is not None:
-            here = self.scope(current)
+        while True:
             if first or here.kind != "class":
                 if here.kind == "module":
-                    return self.module_member_bindings(current[0], name, runtime=runtime)
+                    return self.module_member_bindings(module, name, runtime=runtime)
                 if name in here.bindings and name not in here.nonlocal_names:
-                    return self.bindings(current, name, runtime=runtime)
+                    return self.bindings((module, here.id), name, runtime=runtime)
             first = False
-            current = self.parent(current)
-        return None
+            if here.parent is None:
+                return None
+            here = scopes[here.parent]
 
     def module_member_bindings(
         self, module: str, name: str, *, runtime: bool = True, _seen: frozenset[str] = frozenset()
@@ -346,13 +349,20 @@ class Program:
                 seen.setdefault(base)
         return tuple(seen)
 
-    def class_member(self, cls: str, name: str) -> Iterator[tuple[str, list[tuple[Binding, ScopeKey]]]]:
-        """``(class, bindings)`` for the first class in the MRO of ``cls`` whose body binds ``name``."""
+    def class_member(self, cls: str, name: str) -> list[tuple[str, list[tuple[Binding, ScopeKey]]]]:
+        """``[(class, bindings)]`` for the first class in the MRO of ``cls`` whose body binds ``name``, or
+        ``[]`` (memoised: its parts, the MRO and the bindings, are)."""
+        found = self._class_member_memo.get((cls, name))
+        if found is None:
+            found = self._class_member_memo[(cls, name)] = self._class_member(cls, name)
+        return found
+
+    def _class_member(self, cls: str, name: str) -> list[tuple[str, list[tuple[Binding, ScopeKey]]]]:
         for klass in self.mro(cls):
             key = self.def_scope.get(klass)
             if key is None:
                 continue
             found = self.bindings(key, name)
             if found:
-                yield klass, found
-                return
+                return [(klass, found)]
+        return []
