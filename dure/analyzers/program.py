@@ -59,11 +59,13 @@ class Program:
         return (module, 0) if module in self.summaries else None
 
     def class_scope(self, qualname: str) -> Scope | None:
-        key = self.def_scope.get(qualname)
-        if key is None:
-            return None
-        scope = self.scope(key)
-        return scope if scope.kind == "class" else None
+        return self._class_scopes.get(qualname)
+
+    @cached_property
+    def _class_scopes(self) -> dict[str, Scope]:
+        """The body of every class by qualified name (definitions never change: kept by ``clear_memo``)."""
+        scopes = {qualname: self.scope(key) for qualname, key in self.def_scope.items()}
+        return {qualname: scope for qualname, scope in scopes.items() if scope.kind == "class"}
 
     def bindings(self, key: ScopeKey, name: str, *, runtime: bool = True) -> list[tuple[Binding, ScopeKey]]:
         """The bindings of ``name`` made directly in scope ``key`` (and by assignments from elsewhere).

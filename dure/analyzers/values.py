@@ -42,8 +42,12 @@ NOTHING = Vals(frozenset(), True, True)
 UNKNOWN_VALS = Vals(frozenset(), False, False)
 
 
+# Below, ``tuple.__new__(Vals, ...)`` is ``Vals(...)`` without the named tuple's Python-level ``__new__``:
+# these run hundreds of thousands of times per index.
+
+
 def single(value: Value, *, exact: bool = True) -> Vals:
-    return Vals(frozenset((value,)), True, exact)
+    return tuple.__new__(Vals, (frozenset((value,)), True, exact))
 
 
 #: Past this many candidates a value says nothing useful (and sets would grow without bound): unknown.
@@ -65,15 +69,15 @@ def union(parts: list[Vals]) -> Vals:
         exact = exact and part.exact
     if len(values) > MAX_VALUES:
         return UNKNOWN_VALS
-    return Vals(frozenset(values), complete, exact and len(values) == 1)
+    return tuple.__new__(Vals, (frozenset(values), complete, exact and len(values) == 1))
 
 
 def inexact(vals: Vals) -> Vals:
-    return Vals(vals.values, vals.complete, False)
+    return tuple.__new__(Vals, (vals.values, vals.complete, False))
 
 
 def incomplete(vals: Vals) -> Vals:
-    return Vals(vals.values, False, False)
+    return tuple.__new__(Vals, (vals.values, False, False))
 
 
 def value_key(value: Value) -> tuple[Any, ...]:
