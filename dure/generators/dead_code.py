@@ -222,6 +222,8 @@ class _Repository:
                 continue
             if info.executed(view.executed) or by_callee.get(info.qualname):
                 continue
+            if info.container is not None and not open_class(self.index, view, info.container):
+                continue
             if info.qualname in self.index.escaped or info.qualname in self.imported:
                 continue
             if self.words[info.name] != 1 or caller_doubts(self.index, info.qualname):
@@ -333,7 +335,7 @@ class _Planner:
         pairs = [
             (head, second)
             for head in self.live
-            if head.container is None or self.open_class(head.container)
+            if head.container is None or open_class(self.repo.index, self.view, head.container)
             for second in next_of(head, {head.qualname})
             if f"{head.qualname} {second.qualname}" not in self.used.chains
         ]
@@ -436,25 +438,11 @@ class _Planner:
             if not any(isinstance(n, FUNCTION) for n in info.node.body):
                 continue
             family = _family(index, info.qualname)
-            if family is None or family & owners or not self.open_class(info.name):
+            if family is None or family & owners or not open_class(index, view, info.name):
                 continue
             if not self.reachable(f"{info.qualname}.{method.name}"):
                 found.append(info.name)
         return found
-
-    def open_class(self, name: str) -> bool:
-        """Whether a top-level class of the module takes a new method unnoticed: every ancestor in the
-        repository, no metaclass or ``__init_subclass__`` hook, no decorator but the dataclass kind."""
-        index, qualname = self.repo.index, f"{self.view.name}.{name}"
-        info = index.classes.get(qualname)
-        node = next((d.node for d in self.view.definitions if d.qualname == qualname), None)
-        if info is None or not isinstance(node, ast.ClassDef) or _family(index, qualname) is None:
-            return False
-        for ancestor in info.mro:
-            found = index.classes.get(ancestor)
-            if found is None or found.metaclass or f"{ancestor}.__init_subclass__" in index.definitions:
-                return False
-        return all(ast.unparse(d).startswith(PLAIN_CLASS_DECORATORS) for d in node.decorator_list)
 
     def anchor(self, container: str | None) -> str | None:
         """The last live definition of the module (of its class ``container``), else its last one."""
@@ -554,6 +542,22 @@ class _Planner:
         )
 
 
+def open_class(index: RepoIndex, view: ModuleView, name: str) -> bool:
+    """Whether a top-level class of the module has no hidden reader of its methods (and so takes a new one
+    unnoticed, and leaves an unreferenced one unused): every ancestor in the repository, no metaclass or
+    ``__init_subclass__`` hook, no decorator but the dataclass kind."""
+    qualname = f"{view.name}.{name}"
+    info = index.classes.get(qualname)
+    node = next((d.node for d in view.definitions if d.qualname == qualname), None)
+    if info is None or not isinstance(node, ast.ClassDef) or _family(index, qualname) is None:
+        return False
+    for ancestor in info.mro:
+        found = index.classes.get(ancestor)
+        if found is None or found.metaclass or f"{ancestor}.__init_subclass__" in index.definitions:
+            return False
+    return all(ast.unparse(d).startswith(PLAIN_CLASS_DECORATORS) for d in node.decorator_list)
+
+
 def _family(index: RepoIndex, qualname: str) -> set[str] | None:
     """A class with its ancestors and heirs in the repository; ``None`` when an ancestor lies outside it
     (code the index cannot see could then call any method)."""
@@ -578,7 +582,7 @@ def _token(name: str) -> str:
 
 
 def _tail_fits(before: ast.stmt, last: ast.stmt) -> bool:
-    """A block ending with ``return value`` after one assignment or call (no ``yield``, no ``global``)."""
+    """A block ending with ``return value`` after one assignment or call (without ``yield`` or ``await``)."""
     if not (isinstance(last, ast.Return) and last.value is not None):
         return False
     if isinstance(before, ast.Expr):
@@ -594,7 +598,7 @@ def _tail_fits(before: ast.stmt, last: ast.stmt) -> bool:
 # -- checking the planted code on an index of the patched tree ---------------------------------------------
 
 
-def planted_doubts(index: RepoIndex, module: str, planted: Planted) -> dict[str, str]:
+def planted_doubts(index: RepoIndex, planted: Planted) -> dict[str, str]:
     """Planted items the patched tree's index cannot prove dead, with why (empty when all are certain)."""
     problems: dict[str, str] = {}
     dead = set(planted.definitions)
@@ -669,6 +673,8 @@ def _patched(path: Path, text: str) -> Iterator[Path]:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
+    """The verifier's sets: the reference answer, live items (costly to claim), undecidable ones (free)."""
+
     required: frozenset[str]
     forbidden: frozenset[str]
     ignored: frozenset[str]
@@ -917,7 +923,7 @@ def _module_task(
             return Drop(kind, DropReason.UNCHECKABLE, module, str(problem))
         with scratch.patched(view.file, planted.text) as path:
             index = build_index(scratch.root, cache=False)
-            problems = planted_doubts(index, module, planted)
+            problems = planted_doubts(index, planted)
             flag = flag_doubt(index, module, plan.flag) if plan.flag else None
             if not problems and flag is None:
                 baseline = vulture_items(scratch.root, path, module, planted.text)
