@@ -557,7 +557,7 @@ def _template_error(text: str, where: ModuleFile, group: Sequence[Signature]) ->
 
 
 def _next_candidate(source: Source, kind: TaskKind, plan: _ModulePlan) -> Candidate | Drop:
-    """The task of the plan's next group; a checker that fails on the module ends the module."""
+    """The task of the plan's next group (one whose stripping moves lines gets a baseline of its own)."""
     group = tuple(sorted(plan.groups.popleft(), key=lambda s: s.qualname))
     where = plan.where
     subject = f"{where.module}.{group[0].qualname}"
