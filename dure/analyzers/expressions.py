@@ -41,6 +41,18 @@ def is_getattr(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
 
 
+def _children(node: ast.AST) -> list[ast.AST]:
+    """``list(ast.iter_child_nodes(node))``, without its generators: the expression walk's inner loop."""
+    children: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            children.append(value)
+        elif isinstance(value, list):
+            children.extend(item for item in value if isinstance(item, ast.AST))
+    return children
+
+
 class ExpressionCollector(ScopeTracker):
     """Records what expressions call, bind and use; the statement pass builds on it."""
 
@@ -111,7 +123,7 @@ class ExpressionCollector(ScopeTracker):
             for item in node.values if isinstance(node, ast.Dict) else node.elts:
                 if item is not None:
                     self._use(item)
-        stack.extend((child, scope) for child in ast.iter_child_nodes(node))
+        stack.extend([(child, scope) for child in _children(node)])
 
     def _compare(self, node: ast.Compare) -> None:
         left = node.left

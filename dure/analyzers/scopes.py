@@ -74,8 +74,8 @@ class ScopeTracker:
         """Bind ``name`` where Python would (``here``: in the current scope, for comprehension targets)."""
         scope = self.scope if here else self._binding_scope(name)
         guarded = self.block_depth > 0 or scope is not self._binding_scope_ignoring_global(name)
-        binding = binding._replace(type_only=self.type_only, guarded=guarded, line=self.line)
-        scope.bind(name, binding)
+        kind, a, b = binding[:3]  # not ``_replace``: this runs for every binding of every file
+        scope.bind(name, Binding(kind, a, b, self.type_only, guarded, self.line))
 
     def _binding_scope_ignoring_global(self, name: str) -> Scope:
         scope = self.scope
