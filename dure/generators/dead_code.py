@@ -869,31 +869,38 @@ class DeadCodeGenerator(Generator):
             return
         try:
             repo = _Repository(source, evidence)
+            folder = tempfile.TemporaryDirectory(prefix="dure-dead-code-")
         except Exception as problem:  # a broken tree ends this kind for this repository, never the run
             yield Drop(kind, DropReason.ERROR, source.repo.name, f"{type(problem).__name__}: {problem}")
             return
-        rng = source.rng(kind)
-        seed = rng.getrandbits(64)
-        order = list(repo.testable)
-        rng.shuffle(order)
-        with tempfile.TemporaryDirectory(prefix="dure-dead-code-") as folder:
+        with folder:
             try:
-                scratch = _Scratch(source.root, Path(folder))
+                scratch = _Scratch(source.root, Path(folder.name))
             except OSError as problem:
                 yield Drop(kind, DropReason.ERROR, source.repo.name, f"cannot copy the tree: {problem}")
                 return
-            used = {module: _Used() for module in order}
-            for variant in range(VARIANTS):
-                for module in order:
-                    module_rng = random.Random(f"{seed}:{module}:{variant}")
-                    try:
-                        result = _module_task(
-                            repo, scratch, kind, module, variant=variant, rng=module_rng, used=used[module]
-                        )
-                    except Exception as problem:  # one module's failure is a drop, the others go on
-                        result = Drop(kind, DropReason.ERROR, module, f"{type(problem).__name__}: {problem}")
-                    if result is not None and (variant == 0 or isinstance(result, Candidate)):
-                        yield result
+            yield from _module_tasks(repo, scratch, kind)
+
+
+def _module_tasks(repo: _Repository, scratch: _Scratch, kind: TaskKind) -> Iterator[Candidate | Drop]:
+    """Every module's first task in a seeded order, then the second ones, and so on; the drops of first
+    tasks only (a later task that does not fit is no question declined)."""
+    rng = repo.source.rng(kind)
+    seed = rng.getrandbits(64)
+    order = list(repo.testable)
+    rng.shuffle(order)
+    used = {module: _Used() for module in order}
+    for variant in range(VARIANTS):
+        for module in order:
+            module_rng = random.Random(f"{seed}:{module}:{variant}")
+            try:
+                result = _module_task(
+                    repo, scratch, kind, module, variant=variant, rng=module_rng, used=used[module]
+                )
+            except Exception as problem:  # one module's failure is a drop, the others go on
+                result = Drop(kind, DropReason.ERROR, module, f"{type(problem).__name__}: {problem}")
+            if variant == 0 or isinstance(result, Candidate):
+                yield result
 
 
 def _module_task(
@@ -905,7 +912,7 @@ def _module_task(
     variant: int,
     rng: random.Random,
     used: _Used,
-) -> Candidate | Drop | None:
+) -> Candidate | Drop:
     """One task about ``module``: plant, check the planted code on the patched tree's index (planting
     something else where it fails), and write the task."""
     view = repo.view(module)
