@@ -83,6 +83,9 @@ class Evaluator:
         self.memo: dict[tuple[Any, Any], Vals] = {}
         self.dependent: dict[tuple[Any, Any], Vals] = {}  # the entries that read a parameter
         self.depth = 0  # computations in progress
+        self.cuts = 0  # computations cut short so far (a cycle, or too deep): their callers saw unknown
+        # getattr(objects, computed name) by (objects, name prefix), when computed without parameters or cuts
+        self.computed: dict[tuple[Vals, str], Vals] = {}
         self.frames: list[bool] = []  # per computation in progress (and call site): did it read a parameter?
         self.param_flow: ParamFlow | None = None
         self.transparency: dict[str, bool] = {}
@@ -91,6 +94,7 @@ class Evaluator:
         self.program.clear_memo()
         self.memo.clear()
         self.dependent.clear()
+        self.computed.clear()
         self.transparency.clear()
 
     def forget_parameter_dependent(self) -> None:
@@ -114,6 +118,7 @@ class Evaluator:
                 frames[-1] = True
             return cached
         if self.depth > MAX_DEPTH:
+            self.cuts += 1
             return UNKNOWN_VALS
         memo = self.memo
         memo[memo_key] = IN_PROGRESS
@@ -142,6 +147,8 @@ class Evaluator:
         memo_key = (key, ref)
         cached = self.memo.get(memo_key)
         if cached is not None:
+            if cached is IN_PROGRESS:
+                self.cuts += 1
             return cached
         return self._memoised(memo_key, self._evaluate, ref, key)
 
@@ -255,6 +262,8 @@ class Evaluator:
         memo_key = (key, binding)  # a binding has six fields, a ref at most three: keys never collide
         cached = self.memo.get(memo_key)
         if cached is not None:
+            if cached is IN_PROGRESS:
+                self.cuts += 1
             return cached
         return self._memoised(memo_key, self._binding, binding, key)
 
@@ -485,6 +494,8 @@ class Evaluator:
         memo_key = (("I", cls, exact), ("member", attr))
         cached = self.memo.get(memo_key)
         if cached is not None:
+            if cached is IN_PROGRESS:
+                self.cuts += 1
             return cached
         return self._memoised(memo_key, self._dispatched_member, cls, attr, exact)
 
@@ -558,6 +569,8 @@ class Evaluator:
         memo_key = (("C", cls, exact), ("member", attr))
         cached = self.memo.get(memo_key)
         if cached is not None:
+            if cached is IN_PROGRESS:
+                self.cuts += 1
             return cached
         return self._memoised(memo_key, self._class_member, cls, attr, exact)
 
@@ -644,8 +657,28 @@ class Evaluator:
         return UNKNOWN_VALS
 
     def computed_members(self, objects: Vals, name: Ref) -> Vals:
-        """``getattr(obj, computed)``: any attribute of a known object whose name fits the known prefix."""
+        """``getattr(obj, computed)``: any attribute of a known object whose name fits the known prefix.
+
+        Kept when nothing on the way read a parameter or was cut short: asking again would only find the
+        same memoised members (a class's attributes are asked for from many places).
+        """
         prefix = name[1] if name[0] == "sp" else ""
+        known = self.computed.get((objects, prefix))
+        if known is not None:
+            return known
+        cuts = self.cuts
+        self.frames.append(False)
+        try:
+            result = self._computed_members(objects, prefix)
+        finally:
+            dependent = self.frames.pop()
+        if dependent:
+            self._depend()
+        elif self.cuts == cuts:
+            self.computed[(objects, prefix)] = result
+        return result
+
+    def _computed_members(self, objects: Vals, prefix: str) -> Vals:
         parts: list[Vals] = []
         for value in ordered(objects.values):
             if value[0] == "M":
@@ -682,6 +715,8 @@ class Evaluator:
         memo_key = ("returns", qualname)
         cached = self.memo.get(memo_key)
         if cached is not None:
+            if cached is IN_PROGRESS:
+                self.cuts += 1
             return cached
         return self._memoised(memo_key, self._returns, qualname)
 
