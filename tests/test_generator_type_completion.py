@@ -393,6 +393,41 @@ def test_types_from_imports_the_checker_cannot_resolve_are_not_asked(temporary_r
     ]
 
 
+def test_code_the_checker_deems_unreachable_is_not_asked(temporary_repo: TemporaryRepo) -> None:
+    """Unreachable code gets no errors: a wrong answer there would pass (and so would every probe)."""
+    windows = 'import sys\n\nassert sys.platform == "win32"\n\n\ndef width(text: str) -> int:\n    return 0\n'
+    mixed = (
+        "import sys\n\n\n"
+        'if sys.platform == "win32":\n\n'
+        "    def native(text: str) -> bytes:\n        return text.encode()\n\n\n"
+        "class Box:\n    if sys.version_info < (3, 4):\n\n        def old(self, size: int) -> int:\n"
+        "            return size\n\n    def new(self, size: int) -> int:\n        return size\n"
+    )
+    files = {"pkg/__init__.py": "", "pkg/windows.py": windows, "pkg/mixed.py": mixed}
+    found = run(fixture_source(temporary_repo(files)))
+    drops = {item.subject: item.detail for item in found if isinstance(item, Drop)}
+    assert set(drops) == {"pkg.windows", "pkg.mixed.native", "pkg.mixed.Box.old"}
+    assert "end of the module" in drops["pkg.windows"]
+    assert "unreachable" in drops["pkg.mixed.native"]
+    assert [thaw(task.answer) for task in tasks_of(found)] == [
+        {"pkg.mixed.Box.new:param:size": "int", "pkg.mixed.Box.new:return": "int"}
+    ]
+
+
+def test_canaries_follow_each_function_in_its_block() -> None:
+    text, canaries = type_completion.canaried(LEGACY, ["halve"])
+    assert canaries == {10: "halve", 11: ""}
+    lines = text.splitlines()
+    assert lines[9] == 'dure_canary_0: int = ""'
+    assert lines[:9] == LEGACY.splitlines()
+    text, canaries = type_completion.canaried(SHAPES, ["Point.scaled"])
+    assert text.splitlines()[canaries_line(canaries, "Point.scaled") - 1] == '    dure_canary_0: int = ""'
+
+
+def canaries_line(canaries: dict[int, str], function: str) -> int:
+    return next(line for line, name in canaries.items() if name == function)
+
+
 def test_a_repository_without_annotations_yields_nothing(temporary_repo: TemporaryRepo) -> None:
     root = temporary_repo({"pkg/__init__.py": "", "pkg/plain.py": "def f(a):\n    return a\n"})
     assert run(fixture_source(root)) == []

@@ -33,9 +33,9 @@ from dure.generators._registry import register
 from dure.generators.base import Candidate, Drop, DropReason, Generator, Source, provenance
 from dure.tasks.frozen import freeze_object
 from dure.tasks.model import LAYER_OF_KIND, Task, TaskKind, VerifierSpec, make_task
-from dure.verifiers.typecheck import checker_version
+from dure.verifiers.typecheck import checker_version, get_checker
 from dure.verifiers.typenorm import TOP_TYPES, Canon, UnsafeType, parse_type, split_union
-from dure.verifiers.types import baseline_of
+from dure.verifiers.types import baseline_of, prepare
 from dure.verifiers.typeslots import ModuleScopes, SlotError, build_template, module_scopes
 from dure.workspace import make_patch
 
@@ -457,19 +457,28 @@ def _settle(source: Source, kind: TaskKind, plan: _ModulePlan, rng: random.Rando
     where, probe = plan.where, tuple(plan.askable[:1])
     stripped = strip_annotations(plan.text, frozenset(s.qualname for s in probe))
     try:
-        baseline = baseline_of(_task(source, kind, plan, group=probe, stripped=stripped, baseline=None))
+        task = _task(source, kind, plan, group=probe, stripped=stripped, baseline=None)
+        baseline = baseline_of(task)
+        checked = _checked_functions(task, plan)
     except Exception as problem:  # the checker does not run on this module: no task can be judged
         return [Drop(kind, DropReason.BASELINE, where.module, _describe(problem))]
+    if checked is None:
+        detail = "the checker never reaches the end of the module (a platform or version assertion?)"
+        return [Drop(kind, DropReason.UNCHECKABLE, where.module, detail)]
     if stripped.count("\n") == plan.text.count("\n"):
         plan.baseline = baseline
     plan.clean = not baseline
     unresolved = unresolved_imports(stripped, baseline, where)
     askable, drops = [], []
     for signature in plan.askable:
+        subject = f"{where.module}.{signature.qualname}"
         names = _unresolved_names(plan.scopes, signature, unresolved)
-        if names:
+        if signature.qualname not in checked:
+            detail = "the checker skips it as unreachable (a platform, version or TYPE_CHECKING branch)"
+            drops.append(Drop(kind, DropReason.UNCHECKABLE, subject, detail))
+        elif names:
             detail = f"names from imports the checker cannot resolve (so Any): {', '.join(names)}"
-            drops.append(Drop(kind, DropReason.UNCHECKABLE, f"{where.module}.{signature.qualname}", detail))
+            drops.append(Drop(kind, DropReason.UNCHECKABLE, subject, detail))
         else:
             askable.append(signature)
     rng.shuffle(askable)
@@ -479,6 +488,63 @@ def _settle(source: Source, kind: TaskKind, plan: _ModulePlan, rng: random.Rando
             group.append(askable.pop())
         plan.groups.append(tuple(group))
     return drops
+
+
+CANARY = 'dure_canary_{}: int = ""'  # an error wherever the checker looks
+
+
+def canaried(text: str, functions: Sequence[str]) -> tuple[str, dict[int, str]]:
+    """``text`` with a canary statement after each of ``functions`` (qualified inside the module), in the
+    same block, and one at the end; and canary line -> function (``""`` for the end of the module).
+
+    The checker reports nothing in code it deems unreachable (``if sys.platform == "win32":``, a module
+    that starts with ``assert sys.platform == "win32"``); there a wrong answer adds no error and the
+    verifier's probes, appended at the end, pass whatever they assert.
+    """
+    wanted = set(functions)
+    after: dict[int, list[tuple[str, str]]] = {}  # line -> (indentation, function) to insert below it
+    lines = text.splitlines()
+    for qualname, node in _defs(ast.parse(text)):
+        if qualname in wanted and node.end_lineno is not None:
+            indent = lines[node.lineno - 1][: node.col_offset]
+            after.setdefault(node.end_lineno, []).append((indent, qualname))
+    out: list[str] = []
+    canaries: dict[int, str] = {}
+    for number, line in enumerate(lines, start=1):
+        out.append(line)
+        for indent, qualname in after.get(number, []):
+            out.append(indent + CANARY.format(len(canaries)))
+            canaries[len(out)] = qualname
+    out.append(CANARY.format(len(canaries)))
+    canaries[len(out)] = ""
+    return "\n".join(out) + "\n", canaries
+
+
+def _defs(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """Functions at module level and in classes (the ones with slots), by qualified name in the module."""
+
+    def walk(
+        node: ast.AST, path: tuple[str, ...]
+    ) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                yield from walk(child, (*path, child.name))
+            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                yield ".".join((*path, child.name)), child
+            elif isinstance(child, ast.stmt):
+                yield from walk(child, path)
+
+    return walk(tree, ())
+
+
+def _checked_functions(task: Task, plan: _ModulePlan) -> frozenset[str] | None:
+    """The askable functions the checker checks, or ``None`` when it does not reach the module's end."""
+    prepared = prepare(task.repo.sha256, task.answer, task.verifier.params)
+    text, canaries = canaried(plan.text, [s.qualname for s in plan.askable])
+    flagged = {d.line for d in get_checker().check(prepared.context, text, prepared.settings)}
+    if max(canaries) not in flagged:
+        return None
+    return frozenset(canaries[line] for line in flagged if line in canaries)
 
 
 def unresolved_imports(text: str, baseline: Sequence[str], where: ModuleFile) -> frozenset[str]:
@@ -665,17 +731,8 @@ def _prompt(
 def _lines(text: str, module: str) -> dict[str, int]:
     """Qualified name -> line of the ``def``, for functions at module level and in classes."""
     found: dict[str, int] = {}
-
-    def walk(node: ast.AST, path: tuple[str, ...]) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef):
-                walk(child, (*path, child.name))
-            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                found.setdefault(".".join((module, *path, child.name)), child.lineno)
-            elif isinstance(child, ast.stmt):
-                walk(child, path)
-
-    walk(ast.parse(text), ())
+    for qualname, node in _defs(ast.parse(text)):
+        found.setdefault(f"{module}.{qualname}", node.lineno)
     return found
 
 
