@@ -422,6 +422,12 @@ def test_canaries_follow_each_function_in_its_block() -> None:
     assert lines[:9] == LEGACY.splitlines()
     text, canaries = type_completion.canaried(SHAPES, ["Point.scaled"])
     assert text.splitlines()[canaries_line(canaries, "Point.scaled") - 1] == '    dure_canary_0: int = ""'
+    fallback = (
+        "try:\n    import json\nexcept ImportError:\n\n    def load(text: str) -> int:\n        return 0\n"
+    )
+    text, canaries = type_completion.canaried(fallback, ["load"])
+    assert text.splitlines()[canaries_line(canaries, "load") - 1] == '    dure_canary_0: int = ""'
+    compile(text, "fallback.py", "exec")
 
 
 def canaries_line(canaries: dict[int, str], function: str) -> int:

@@ -531,7 +531,7 @@ def _defs(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFu
                 yield from walk(child, (*path, child.name))
             elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
                 yield ".".join((*path, child.name)), child
-            elif isinstance(child, ast.stmt):
+            elif isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
                 yield from walk(child, path)
 
     return walk(tree, ())
