@@ -403,11 +403,17 @@ def test_code_the_checker_deems_unreachable_is_not_asked(temporary_repo: Tempora
         "class Box:\n    if sys.version_info < (3, 4):\n\n        def old(self, size: int) -> int:\n"
         "            return size\n\n    def new(self, size: int) -> int:\n        return size\n"
     )
-    files = {"pkg/__init__.py": "", "pkg/windows.py": windows, "pkg/mixed.py": mixed}
+    ignored = "# mypy: ignore-errors\n\n\ndef size(text: str) -> int:\n    return len(text)\n"
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/windows.py": windows,
+        "pkg/mixed.py": mixed,
+        "pkg/ignored.py": ignored,
+    }
     found = run(fixture_source(temporary_repo(files)))
     drops = {item.subject: item.detail for item in found if isinstance(item, Drop)}
-    assert set(drops) == {"pkg.windows", "pkg.mixed.native", "pkg.mixed.Box.old"}
-    assert "end of the module" in drops["pkg.windows"]
+    assert set(drops) == {"pkg.windows", "pkg.ignored", "pkg.mixed.native", "pkg.mixed.Box.old"}
+    assert "module's end" in drops["pkg.windows"]
     assert "unreachable" in drops["pkg.mixed.native"]
     assert [thaw(task.answer) for task in tasks_of(found)] == [
         {"pkg.mixed.Box.new:param:size": "int", "pkg.mixed.Box.new:return": "int"}

@@ -463,7 +463,7 @@ def _settle(source: Source, kind: TaskKind, plan: _ModulePlan, rng: random.Rando
     except Exception as problem:  # the checker does not run on this module: no task can be judged
         return [Drop(kind, DropReason.BASELINE, where.module, _describe(problem))]
     if checked is None:
-        detail = "the checker never reaches the end of the module (a platform or version assertion?)"
+        detail = "the checker reports nothing at the module's end (a platform assertion, ignore-errors?)"
         return [Drop(kind, DropReason.UNCHECKABLE, where.module, detail)]
     if stripped.count("\n") == plan.text.count("\n"):
         plan.baseline = baseline
@@ -498,8 +498,8 @@ def canaried(text: str, functions: Sequence[str]) -> tuple[str, dict[int, str]]:
     same block, and one at the end; and canary line -> function (``""`` for the end of the module).
 
     The checker reports nothing in code it deems unreachable (``if sys.platform == "win32":``, a module
-    that starts with ``assert sys.platform == "win32"``); there a wrong answer adds no error and the
-    verifier's probes, appended at the end, pass whatever they assert.
+    that starts with ``assert sys.platform == "win32"``) or told to ignore (``# mypy: ignore-errors``);
+    there a wrong answer adds no error, and the verifier's probes at the end pass whatever they assert.
     """
     wanted = set(functions)
     after: dict[int, list[tuple[str, str]]] = {}  # line -> (indentation, function) to insert below it
