@@ -461,7 +461,7 @@ def test_original_unreachable_statements_and_branches() -> None:
     executed = executed_lines(UNREACHABLE, ["walk"], ["pass", "print"])
     view = dead_code.ModuleView.read("pkg.mod", "pkg/mod.py", UNREACHABLE, executed)
     unchanged = {n: n for n in range(1, 30)}
-    plain = dead_code.Planted(UNREACHABLE, (), None, None, None, None, None, unchanged)
+    plain = dead_code.Planted(UNREACHABLE, (), (), (), None, None, None, unchanged)
     answer = dead_code.classify(view, plain, set())
     assert answer.required == {"pkg.mod:unreachable:13", "pkg.mod:unreachable:17"}
     assert "pkg.mod:unreachable:22" in answer.ignored, "a yield after return makes a generator"

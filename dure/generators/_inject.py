@@ -182,7 +182,7 @@ class Plan:
 
     chain: tuple[DefInfo, ...] = ()
     renames: Mapping[str, str] = field(default_factory=dict)
-    twin: Twin | None = None
+    twins: tuple[Twin, ...] = ()
     flag: str | None = None
     branch_host: DefInfo | None = None
     tail_host: DefInfo | None = None
@@ -191,7 +191,7 @@ class Plan:
     @property
     def hard_kinds(self) -> int:
         """How many of the kinds no tool finds the plan holds: chain, twin, flag branch."""
-        return bool(self.chain) + (self.twin is not None) + (self.branch_host is not None)
+        return bool(self.chain) + bool(self.twins) + (self.branch_host is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,8 +200,8 @@ class Planted:
 
     text: str
     chain: tuple[str, ...]  # qualnames of the chain copies, head first
-    twin: str | None
-    twin_of: str | None  # the live function elsewhere that it copies
+    twins: tuple[str, ...]
+    twins_of: tuple[str, ...]  # the live functions elsewhere that they copy
     branch_line: int | None
     tail_line: int | None
     import_name: str | None
@@ -209,7 +209,7 @@ class Planted:
 
     @property
     def definitions(self) -> tuple[str, ...]:
-        return self.chain + ((self.twin,) if self.twin else ())
+        return self.chain + self.twins
 
 
 def _qualname(module: str, container: str | None, name: str) -> str:
@@ -230,8 +230,7 @@ def plant(view: ModuleView, plan: Plan) -> Planted:
         )
         module = insert_after(module, info.container, info.name, copy)
         added.append(copy)
-    if plan.twin is not None:
-        twin = plan.twin
+    for twin in plan.twins:
         source = find_function(cst.parse_module(twin.module.text), twin.info.container, twin.info.name)
         method = twin.container is not None
         copy = renamed_copy(source, twin.info.name, {}, method=method, strip_types=twin.strip_types)
@@ -258,8 +257,8 @@ def plant(view: ModuleView, plan: Plan) -> Planted:
     return Planted(
         text=text,
         chain=tuple(_qualname(view.name, i.container, plan.renames[i.name]) for i in plan.chain),
-        twin=_qualname(view.name, plan.twin.container, plan.twin.info.name) if plan.twin else None,
-        twin_of=plan.twin.info.qualname if plan.twin else None,
+        twins=tuple(_qualname(view.name, t.container, t.info.name) for t in plan.twins),
+        twins_of=tuple(t.info.qualname for t in plan.twins),
         branch_line=starts[branch].start.line if branch is not None else None,
         tail_line=starts[tail].start.line if tail is not None else None,
         import_name=plan.imported[2] if plan.imported else None,

@@ -78,6 +78,8 @@ from dure.workspace import make_patch
 
 VARIANTS = 5  # tasks per module at most, each with other planted code
 ATTEMPTS = 4  # plans tried per task when the patched index doubts what was planted
+TWO_TWINS = 0.5  # how often a plan tries for a second twin
+OPTIONAL_KINDS = 0.5  # how often a plan tries for a stale statement after a return, and for an unused import
 #: Of chain, twin and flag branch, how many a module's first task needs, and how many its later ones need
 #: (a repository whose dynamic features leave only the flag branch certain still gets one task per module).
 MIN_HARD_KINDS = (1, 2)
@@ -291,13 +293,14 @@ class _Planner:
         chain = self.chain()
         if chain is not None:
             plan = replace(plan, chain=chain[0], renames=chain[1])
-        plan = replace(plan, twin=self.twin())
+        twins = [self.twin() for _ in range(1 + (self.rng.random() < TWO_TWINS))]
+        plan = replace(plan, twins=tuple(t for t in twins if t is not None))
         flag_host = self.branch_host()
         if flag_host is not None:
             plan = replace(plan, flag=flag_host[0], branch_host=flag_host[1])
-        if self.rng.random() < 0.5:
+        if self.rng.random() < OPTIONAL_KINDS:
             plan = replace(plan, tail_host=self.tail_host())
-        if self.rng.random() < 0.5:
+        if self.rng.random() < OPTIONAL_KINDS:
             plan = replace(plan, imported=self.import_line())
         return plan
 
@@ -307,8 +310,11 @@ class _Planner:
         if set(problems) & set(planted.chain):
             chain = self.chain()
             plan = replace(plan, chain=chain[0] if chain else (), renames=chain[1] if chain else {})
-        if planted.twin in problems:
-            plan = replace(plan, twin=self.twin())
+        failed = [q for q in planted.twins if q in problems]
+        if failed:
+            kept = [t for t, q in zip(plan.twins, planted.twins, strict=True) if q not in problems]
+            fresh = [self.twin() for _ in failed]
+            plan = replace(plan, twins=tuple(kept + [t for t in fresh if t is not None]))
         if flag_failed:
             plan = replace(plan, flag=None, branch_host=None)
         return plan
@@ -485,7 +491,7 @@ class _Planner:
         ``y`` (so it is bound whenever ``y`` is, circular imports included) that this module never writes.
 
         The new name stays out of the module's public API: the module lists its API in ``__all__``, or the
-        import binds a private alias (only in modules that already import under private aliases).
+        import binds a private alias.
         """
         view, index = self.view, self.repo.index
         if view.star_import or view.name in self.repo.starred or view.file.endswith("__init__.py"):
@@ -496,14 +502,6 @@ class _Planner:
             if isinstance(n, ast.Assign)
             for t in n.targets
         )
-        aliased = any(
-            a.asname and a.asname.startswith("_")
-            for n in view.tree.body
-            if isinstance(n, ast.Import | ast.ImportFrom)
-            for a in n.names
-        )
-        if not (listed or aliased):
-            return None
         words = set(_WORD.findall(view.text))
         statements = {n.lineno: n for n in view.tree.body if isinstance(n, ast.ImportFrom)}
         options: list[tuple[int, str, str]] = []
@@ -741,8 +739,8 @@ def classify(view: ModuleView, planted: Planted, original_dead: set[str]) -> Ans
                 sorter.put(unreachable_item(view.name, statement.lineno), "ignored")
     for name, where in _imports(tree, executed, planted.import_name):
         sorter.put(import_item(view.name, name), where)
-    if planted.twin_of:
-        sorter.put(planted.twin_of, "forbidden")
+    for original in planted.twins_of:
+        sorter.put(original, "forbidden")
     sets = sorter.sets
     candidates = frozenset(definitions) - sets["required"]
     return Answer(
@@ -956,7 +954,7 @@ def _candidate(
         "forbidden": sorted(answer.forbidden),
         "candidates": sorted(answer.candidates),
     }
-    files = [view.file] + ([plan.twin.module.file] if plan.twin else [])
+    files = [view.file, *(t.module.file for t in plan.twins)]
     fan_in, fan_out = _fans(repo.index, view.name)
     difficulty = features(
         hops=max(len(planted.chain), 1),
@@ -969,7 +967,7 @@ def _candidate(
         name
         for name, present in (
             ("chain", bool(planted.chain)),
-            ("twin", planted.twin is not None),
+            ("twin", bool(planted.twins)),
             ("flag-branch", planted.branch_line is not None),
             ("unreachable", planted.tail_line is not None),
             ("import", planted.import_name is not None),
