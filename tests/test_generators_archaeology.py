@@ -86,6 +86,23 @@ def test_definition_masks_the_name(shop: Path) -> None:
     assert score(task, '"shop.prices.discount"').passed
 
 
+def test_a_description_masks_calls_of_nested_functions(temporary_repo: TemporaryRepo) -> None:
+    root = temporary_repo(
+        {
+            "m/__init__.py": "",
+            "m/render.py": (
+                "def render(items):\n"
+                '    """Render items as lines."""\n\n'
+                "    def line(item):\n        return str(item)\n\n"
+                "    return [line(i) for i in items]\n"
+            ),
+        }
+    )
+    (task,) = [t for t in _tasks_by_answer(root) if t.answer == "m.render.render"]
+    assert "`<name>.line`" in task.prompt
+    assert "m.render.render" not in task.prompt
+
+
 def _tasks_by_answer(root: Path) -> list[Task]:
     return [i.task for i in _candidates(root, TaskKind.DEFINITION) if isinstance(i, Candidate)]
 

@@ -3,8 +3,9 @@
 The description gives what the code shows without naming it: the docstring's first paragraph (the name
 masked), the signature's shape (parameters, defaults, annotations, async), what kind of definition it is,
 and the calls it makes for certain (repository functions by qualified name, builtins and libraries by
-dotted path). A description that fits two definitions of the repository is not used, nor one without a
-docstring and with fewer than two distinct calls (too little to go on). The answer is the qualified name.
+dotted path; its own nested functions as ``<name>.inner``). A description that fits two definitions of
+the repository is not used, nor one without a docstring and with fewer than two distinct calls (too little
+to go on). The answer is the qualified name.
 """
 
 from __future__ import annotations
@@ -89,10 +90,19 @@ def describe(index: RepoIndex, definition: Definition) -> Description:
     for site in index.sites_by_caller().get(definition.qualname, ()):
         for target in site.targets:
             if target.certainty is Certainty.CERTAIN and "<" not in target.callee:
-                calls.add("(itself)" if target.callee == definition.qualname else target.callee)
+                calls.add(_masked_call(target.callee, definition.qualname))
     return Description(
         where, _signature(definition), _masked_doc(definition.docstring, name), tuple(sorted(calls))
     )
+
+
+def _masked_call(callee: str, qualname: str) -> str:
+    """The callee as the description shows it: the definition itself and its nested functions masked."""
+    if callee == qualname:
+        return "(itself)"
+    if callee.startswith(f"{qualname}."):
+        return f"<name>{callee[len(qualname) :]}"
+    return callee
 
 
 def _signature(definition: Definition) -> str:
