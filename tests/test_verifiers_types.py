@@ -220,7 +220,9 @@ def test_only_the_wrong_slot_loses_credit_when_several_are_checked() -> None:
     assert levels[DESCRIBE_RETURN] == "wrong"
     assert levels[UPPER_RETURN] == "equivalent"
     assert levels[FIND_NAMES] == "compatible"
-    assert result.details["checker_runs"] == 4
+    assert result.details["checker_runs"] == 1
+    # all three together, each alone, and the reference probes unless an earlier answer had them checked
+    assert result.details["checked_variants"] in (4, 5)
 
 
 @pytest.mark.parametrize("top", ["Any", "typing.Any", "object", "builtins.object"])

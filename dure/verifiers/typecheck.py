@@ -1,10 +1,14 @@
-"""Running a type checker (mypy or pyright) on one module, in the sandbox, with a warm cache per worker.
+"""Running a type checker (mypy or pyright) on variants of one module, in the sandbox, with a warm cache.
 
 Each process keeps a private work directory under the system temporary directory: one source tree per
-context (the module's import root, copied once) with its own mypy cache, reused across answers. Before each
-check the module is rewritten and its modification time set strictly above every earlier one, in whole
-seconds: mypy's cache trusts size plus whole-second mtime, so a same-length edit within one second would
-otherwise be judged from the stale cache. The mypy daemon is never used.
+repository, import root and checker settings (copied once, shared by all the modules of that repository)
+with its own mypy cache, reused across answers. One run checks any number of variants of a module, each
+written as its own probe file and judged by the diagnostics of that file alone, so judging several slots
+separately costs one checker start, not one per slot. Before each check every rewritten file gets a
+modification time strictly above every earlier one of that path, in whole seconds: mypy's cache trusts size
+plus whole-second mtime, so a same-length edit within one second would otherwise be judged from the stale
+cache. Files given inline (a repository not in the corpus cache) are synced into the shared tree before each
+check, with the same mtime rule. The mypy daemon is never used.
 
 The checker runs through :func:`dure.sandbox.run_sandboxed` (time and memory limits, process-group kill, no
 network). As root the sandbox drops to ``nobody``, who cannot read a virtual environment under ``/root``:
@@ -28,7 +32,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -36,7 +40,7 @@ from dure.errors import DureError
 from dure.sandbox import SAFE_PATH, Limits, SandboxResult, run_sandboxed, sandbox_user
 
 ENGINES = ("mypy", "pyright")
-MAX_TREES = 8  # contexts kept warm per process
+MAX_TREES = 8  # repositories kept warm per process
 MYPY_BOOT = (
     "import sys; sys.path[:0] = [sys.argv.pop(1)]; sys.argv[0] = 'mypy'; "
     "from mypy.__main__ import console_entry; console_entry()"
@@ -66,10 +70,11 @@ class Diagnostic:
 class Context:
     """What the checker needs besides the module: the import root (a directory, or files given inline)."""
 
-    key: str  # digest naming the context
+    key: str  # digest naming the warm tree: repository, import root and checker settings, not the module
     module_path: str  # the module's path relative to the import root
     root: Path | None = None
     files: Mapping[str, str] | None = None
+    files_digest: str = ""  # names ``files``, so a shared tree re-syncs them only when another set was last
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,16 +194,19 @@ def _node() -> str:
 
 
 class _Tree:
-    """One context's source tree, cache and output directories, and the last mtime written per file."""
+    """A repository's source tree, cache and output directories, and the last mtime written per file."""
 
     def __init__(self, path: Path, context: Context) -> None:
         self.path = path
         self.src = path / "src"
         self.cache = path / "cache"
         self.out = path / "out"
+        self.texts: dict[str, str] = {}  # inline files as last written
+        self.synced = ""  # files_digest of the inline files last written
         if context.files is not None:
             for relpath, text in context.files.items():
                 _write_new(self.src / relpath, text)
+            self.texts, self.synced = dict(context.files), context.files_digest
         elif context.root is not None:
             shutil.copytree(context.root, self.src, ignore=_only_sources, symlinks=False)
             for copied in self.src.rglob("*"):
@@ -212,6 +220,17 @@ class _Tree:
             if owner is not None:
                 os.chown(private, *owner)
         self.mtimes: dict[Path, int] = {}
+
+    def sync(self, context: Context) -> None:
+        """Make the inline files the context's: rewrite those that differ, remove those it lacks."""
+        if context.files is None or context.files_digest == self.synced:
+            return
+        for relpath, text in context.files.items():
+            if self.texts.get(relpath) != text:
+                self.write(relpath, text)
+        for relpath in set(self.texts) - set(context.files):
+            (self.src / relpath).unlink(missing_ok=True)
+        self.texts, self.synced = dict(context.files), context.files_digest
 
     def write(self, relpath: str, text: str) -> Path:
         """Write a module and give it an mtime strictly greater, in whole seconds, than any before."""
@@ -243,18 +262,18 @@ def _only_sources(folder: str, names: list[str]) -> list[str]:
     ]
 
 
-def probe_path(relpath: str) -> str:
-    """Where an answer's module is written: a sibling of the module that nothing imports.
+def probe_path(relpath: str, index: int = 0) -> str:
+    """Where variant ``index`` of a module is written: a sibling of the module that nothing imports.
 
-    The module itself stays as pinned, so the checker re-checks only the probe against its warm cache instead
+    The module itself stays as pinned, so the checker re-checks only the probes against its warm cache instead
     of every module of its import cycle (verdicts only count errors in the checked module anyway).
     """
     path = PurePosixPath(relpath)
-    return str(path.with_name(f"_dure_probe_{path.name}"))
+    return str(path.with_name(f"_dure_probe{index or ''}_{path.name}"))
 
 
 class TypeChecker:
-    """A process's checker: warm trees by context, one check at a time (a lock serialises threads)."""
+    """A process's checker: warm trees by repository, one check at a time (a lock serialises threads)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -277,34 +296,43 @@ class TypeChecker:
 
     def check(self, context: Context, text: str, settings: CheckerSettings) -> tuple[Diagnostic, ...]:
         """The errors the checker reports in the module when its text is ``text``."""
+        return self.check_many(context, [text], settings)[0]
+
+    def check_many(
+        self, context: Context, texts: Sequence[str], settings: CheckerSettings
+    ) -> tuple[tuple[Diagnostic, ...], ...]:
+        """The errors in each variant of the module, all checked in one run (each as its own probe file)."""
+        if not texts:
+            return ()
         with self._lock:
             tree = self._tree(context)
-            target = tree.write(probe_path(context.module_path), text)
+            tree.sync(context)
+            targets = [tree.write(probe_path(context.module_path, i), text) for i, text in enumerate(texts)]
             output = tree.out / "result.json"
             output.unlink(missing_ok=True)
             if settings.engine == "mypy":
-                argv = _mypy_argv(tree, target, settings)
+                argv = _mypy_argv(tree, targets, settings)
             elif settings.engine == "pyright":
-                argv = _pyright_argv(tree, target, settings)
+                argv = _pyright_argv(tree, targets, settings)
             else:
                 raise CheckerError(f"unknown type checker {settings.engine!r}")
             limits = Limits(timeout=settings.timeout, memory=4 * 1024**3, processes=256)
             result = run_sandboxed(["/bin/sh", "-c", REDIRECT, "sh", str(output), *argv], limits=limits)
             raw = output.read_text(encoding="utf-8", errors="replace") if output.exists() else ""
         if settings.engine == "mypy":
-            return parse_mypy(result, raw, target)
-        return parse_pyright(result, raw, target, checker_version("pyright"))
+            return parse_mypy(result, raw, targets)
+        return parse_pyright(result, raw, targets, checker_version("pyright"))
 
 
-def _mypy_argv(tree: _Tree, target: Path, settings: CheckerSettings) -> list[str]:
+def _mypy_argv(tree: _Tree, targets: Sequence[Path], settings: CheckerSettings) -> list[str]:
     argv = [_mypy_python(), "-I", "-S", "-c", MYPY_BOOT, str(_runtime("mypy")), *settings.flags]
     if settings.python_version:
         argv += ["--python-version", settings.python_version]
     argv += ["--no-site-packages", "--follow-imports", "silent", "--cache-dir", str(tree.cache)]
-    return [*argv, "--show-traceback", "--no-color-output", "-O", "json", str(target)]
+    return [*argv, "--show-traceback", "--no-color-output", "-O", "json", *map(str, targets)]
 
 
-def _pyright_argv(tree: _Tree, target: Path, settings: CheckerSettings) -> list[str]:
+def _pyright_argv(tree: _Tree, targets: Sequence[Path], settings: CheckerSettings) -> list[str]:
     config: dict[str, object] = {"typeCheckingMode": settings.flags[0] if settings.flags else "strict"}
     if settings.python_version:
         config["pythonVersion"] = settings.python_version
@@ -312,14 +340,17 @@ def _pyright_argv(tree: _Tree, target: Path, settings: CheckerSettings) -> list[
     if not config_path.exists():
         config_path.write_text(json.dumps(config), encoding="utf-8")
     script = _runtime("pyright") / "pyright" / "dist" / "index.js"
-    return [_node(), str(script), "--outputjson", "--project", str(config_path), str(target)]
+    return [_node(), str(script), "--outputjson", "--project", str(config_path), *map(str, targets)]
 
 
-def parse_mypy(result: SandboxResult, raw: str, target: Path) -> tuple[Diagnostic, ...]:
-    """Errors in ``target`` from mypy's JSON lines; raises :class:`CheckerError` unless mypy really ran."""
+def parse_mypy(
+    result: SandboxResult, raw: str, targets: Sequence[Path]
+) -> tuple[tuple[Diagnostic, ...], ...]:
+    """Errors in each target from mypy's JSON lines; raises :class:`CheckerError` unless mypy really ran."""
     if result.exit_code not in (0, 1) or result.limits_hit:
         raise CheckerError(_failure("mypy", result, raw))
-    found, errors = [], 0
+    found: dict[Path, list[Diagnostic]] = {target: [] for target in targets}
+    errors = 0
     for line in raw.splitlines():
         if not line.strip():
             continue
@@ -332,15 +363,17 @@ def parse_mypy(result: SandboxResult, raw: str, target: Path) -> tuple[Diagnosti
         if severity != "error":
             continue
         errors += 1
-        if Path(file) == target:
-            found.append(Diagnostic(number, code, message))
+        if Path(file) in found:
+            found[Path(file)].append(Diagnostic(number, code, message))
     if (result.exit_code == 1) != (errors > 0):
         raise CheckerError(_failure("mypy", result, raw))
-    return tuple(found)
+    return tuple(tuple(found[target]) for target in targets)
 
 
-def parse_pyright(result: SandboxResult, raw: str, target: Path, version: str) -> tuple[Diagnostic, ...]:
-    """Errors in ``target`` from pyright's JSON report; raises :class:`CheckerError` unless it really ran."""
+def parse_pyright(
+    result: SandboxResult, raw: str, targets: Sequence[Path], version: str
+) -> tuple[tuple[Diagnostic, ...], ...]:
+    """Errors in each target from pyright's JSON report; raises :class:`CheckerError` unless it really ran."""
     if result.exit_code not in (0, 1) or result.limits_hit:
         raise CheckerError(_failure("pyright", result, raw))
     try:
@@ -350,19 +383,23 @@ def parse_pyright(result: SandboxResult, raw: str, target: Path, version: str) -
         reported = str(report["version"])
     except (ValueError, KeyError, TypeError):
         raise CheckerError(_failure("pyright", result, raw)) from None
-    if analyzed < 1 or reported != version:
-        raise CheckerError(f"pyright {reported} analysed {analyzed} files (expected {version}, at least 1)")
-    found, errors = [], 0
+    if analyzed < len(targets) or reported != version:
+        raise CheckerError(
+            f"pyright {reported} analysed {analyzed} files (expected {version}, at least {len(targets)})"
+        )
+    found: dict[Path, list[Diagnostic]] = {target: [] for target in targets}
+    errors = 0
     for item in diagnostics:
         if item.get("severity") != "error":
             continue
         errors += 1
-        if Path(str(item.get("file", ""))) == target:
+        file = Path(str(item.get("file", "")))
+        if file in found:
             line = int(item["range"]["start"]["line"]) + 1
-            found.append(Diagnostic(line, str(item.get("rule", "")), str(item.get("message", ""))))
+            found[file].append(Diagnostic(line, str(item.get("rule", "")), str(item.get("message", ""))))
     if (result.exit_code == 1) != (errors > 0):
         raise CheckerError(_failure("pyright", result, raw))
-    return tuple(found)
+    return tuple(tuple(found[target]) for target in targets)
 
 
 def _failure(engine: str, result: SandboxResult, raw: str) -> str:

@@ -35,7 +35,7 @@ import functools
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dure.corpus.fetch import list_cached
@@ -60,6 +60,10 @@ from dure.verifiers.typeslots import SlotError, Template, build_template
 MAX_SLOTS = 1000
 EXACT, EQUIVALENT, COMPATIBLE = 1.0, 1.0, 0.5
 PROBE_IMPORT = "from typing import assert_type as dure_assert_type"
+ANY_CODES = frozenset({"no-any-unimported", "reportUnknownParameterType"})
+MAX_REMEMBERED = 4096
+#: Reference module text with its probes -> slots whose reference the checker sees as ``Any``.
+_ANY_REFERENCES: dict[tuple[str, str, str], frozenset[str]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +127,7 @@ def prepare(repo_sha256: str, answer: JsonValue, params: FrozenDict) -> Prepared
         template=template,
         gold={slot: ast.unparse(expr) for slot, expr in gold_exprs.items()},
         gold_exprs=gold_exprs,
-        context=_context(repo_sha256, params, module, path, source, settings=settings),
+        context=_context(repo_sha256, params, path, source, settings=settings),
         settings=settings,
         baseline=Counter(str(item) for item in baseline) if baseline is not None else None,
         version=version if isinstance(version, str) else None,
@@ -147,28 +151,32 @@ def _settings(params: FrozenDict) -> CheckerSettings:
 
 
 def _context(
-    repo_sha256: str, params: FrozenDict, module: str, path: str, source: str, *, settings: CheckerSettings
+    repo_sha256: str, params: FrozenDict, path: str, source: str, *, settings: CheckerSettings
 ) -> Context:
-    identity: list[object] = [module, path, settings.engine, settings.flags, settings.python_version]
+    """The module's checker context; its key leaves the module out, so one warm tree serves the repository."""
+    identity: list[object] = [repo_sha256, settings.engine, settings.flags, settings.python_version]
+    root = str(_param(params, "root", str, ""))
     files = params.get("files")
     if files is not None:
         if not isinstance(files, FrozenDict) or not all(isinstance(v, str) for v in files.values()):
             raise TaskError("verifier.params.files", "must map relative paths to file contents")
         every = {**{key: str(value) for key, value in files.items()}, path: source}
-        identity.append(sorted(every.items()))
-        return Context(_digest(identity), path, files=every)
-    root = str(_param(params, "root", str, ""))
+        return Context(
+            _digest([*identity, "files", root]),
+            path,
+            files=every,
+            files_digest=_digest(sorted(every.items())),
+        )
     found = [cached for cached in list_cached() if cached.sha256 == repo_sha256]
     if not found:
         raise TaskError("repo", f"repository {repo_sha256[:12]} is not in the corpus cache; fetch it first")
     import_root = (found[0].root / root).resolve()
     if not import_root.is_relative_to(found[0].root.resolve()) or not import_root.is_dir():
         raise TaskError("verifier.params.root", f"{root!r} is not a directory of the repository")
-    identity += [repo_sha256, root]
-    return Context(_digest(identity), path, root=import_root)
+    return Context(_digest([*identity, "root", root]), path, root=import_root)
 
 
-def _digest(identity: list[object]) -> str:
+def _digest(identity: Sequence[object]) -> str:
     return hashlib.sha256(json.dumps(identity, default=list).encode("utf-8")).hexdigest()
 
 
@@ -199,14 +207,15 @@ class TypesVerifier(Verifier):
             raise AnswerError(f"{len(answer)} slots, more than the limit of {MAX_SLOTS}")
         verdicts = _static_verdicts(prepared, answer)
         candidates = [slot for slot, verdict in verdicts.items() if verdict.level == "pending"]
-        details: dict[str, object] = {"checker": None, "checker_runs": 0}
+        details: dict[str, object] = {"checker": None, "checker_runs": 0, "checked_variants": 0}
         if candidates:
             details["checker"] = check_version(prepared)
             try:
-                runs, new_errors = _judge(prepared, answer, candidates, verdicts)
+                runs, variants, new_errors = _judge(prepared, answer, candidates, verdicts)
             except CheckerError as problem:
                 raise TaskError("checker", str(problem)) from None
             details["checker_runs"] = runs
+            details["checked_variants"] = variants
             details["new_errors"] = [clip(error) for error in new_errors[:10]]
         return self._score(prepared, answer, verdicts, details)
 
@@ -298,12 +307,15 @@ def _static_verdicts(prepared: Prepared, answer: FrozenDict) -> dict[str, Verdic
 
 def _judge(
     prepared: Prepared, answer: FrozenDict, candidates: list[str], verdicts: dict[str, Verdict]
-) -> tuple[int, list[str]]:
-    """Run the checker for the pending slots, updating ``verdicts``; returns runs and new errors.
+) -> tuple[int, int, list[str]]:
+    """Run the checker for the pending slots, updating ``verdicts``; returns runs, files checked, new errors.
 
     Exact slots are filled with the answer's own spelling too (TypeVars tie a function's slots together),
-    missing and unsafe ones with the reference. One run checks all pending slots together, with an
-    ``assert_type`` probe for each; only when it adds errors is each pending slot checked on its own.
+    missing and unsafe ones with the reference. All pending slots are checked together, with an
+    ``assert_type`` probe for each; only when that adds errors does each slot's own variant (the module with
+    just that slot changed) decide it. The variants are checked in the same run, as separate files, so the
+    run count does not grow with the slots. A reference the checker sees as (partly) ``Any`` would let
+    ``assert_type`` accept anything, so such a slot is never equivalent through the checker.
     """
     if prepared.baseline is None:
         raise TaskError("verifier.params.baseline", "missing (compute it with baseline_of)")
@@ -311,27 +323,61 @@ def _judge(
     sources = {slot: ast.unparse(parse_type(answer[slot])) for slot in candidates}
     probed = [slot for slot in candidates if verdicts[slot].reason != "top"]
     text, probe_lines = _module_text(prepared, {**exact, **sources}, probed)
-    errors = _check(prepared, text)
+    texts = [text]
+    if len(candidates) > 1:
+        texts += [_module_text(prepared, {**exact, slot: sources[slot]}, [])[0] for slot in candidates]
+    reference_text, reference_lines = _reference_probes(prepared)
+    remembered = (prepared.context.key, prepared.context.files_digest, reference_text)
+    any_references = _ANY_REFERENCES.get(remembered) if probed else frozenset()
+    if any_references is None:
+        texts.append(reference_text)
+    results = _check_many(prepared, texts)
+    if any_references is None:
+        any_references = _seen_as_any(remembered, results[-1], reference_lines)
+    errors = results[0]
     new = _new_errors(prepared, errors, probe_lines)
     failed_probes = {probe_lines[d.line] for d in errors if d.line in probe_lines}
-    runs = 1
     compatible = dict.fromkeys(candidates, not new)
     if new and len(candidates) > 1:
-        for slot in candidates:
-            alone, _ = _module_text(prepared, {**exact, slot: sources[slot]}, [])
-            compatible[slot] = not _new_errors(prepared, _check(prepared, alone))
-            runs += 1
+        for slot, alone in zip(candidates, results[1 : 1 + len(candidates)], strict=True):
+            compatible[slot] = not _new_errors(prepared, alone)
     for slot in candidates:
         top = verdicts[slot].reason == "top"
         if not compatible[slot]:
             verdicts[slot] = Verdict(0.0, "wrong", "adds type errors to the module")
-        elif slot in probed and slot not in failed_probes:
+        elif slot in probed and slot not in failed_probes and slot not in any_references:
             verdicts[slot] = Verdict(EQUIVALENT, "equivalent", "assert_type accepts it")
         elif top:
             verdicts[slot] = Verdict(prepared.top_type_credit, "compatible", "Any/object: never equivalent")
+        elif slot in any_references:
+            verdicts[slot] = Verdict(COMPATIBLE, "compatible", "the checker sees the reference as Any")
         else:
             verdicts[slot] = Verdict(COMPATIBLE, "compatible", "another type that adds no error")
-    return runs, [d.key for d in new]
+    return 1, len(texts), [d.key for d in new]
+
+
+def _reference_probes(prepared: Prepared) -> tuple[str, dict[int, str]]:
+    """The reference module with a one-line function per slot taking the reference type, and a file-level
+    setting that makes the checker report an argument whose type comes out as ``Any`` from an import it cannot
+    resolve (mypy's ``no-any-unimported``, pyright's ``reportUnknownParameterType``)."""
+    lines = prepared.template.render(prepared.gold).splitlines()
+    lines += ["", "# mypy: disallow-any-unimported", "# pyright: reportUnknownParameterType=true"]
+    probe_lines: dict[int, str] = {}
+    for number, (slot, reference) in enumerate(prepared.gold.items()):
+        lines.append(f"def dure_reference_{number}(dure_value: {reference}) -> None: ...")
+        probe_lines[len(lines)] = slot
+    return "\n".join(lines) + "\n", probe_lines
+
+
+def _seen_as_any(
+    remembered: tuple[str, str, str], errors: tuple[Diagnostic, ...], probe_lines: Mapping[int, str]
+) -> frozenset[str]:
+    """The slots whose reference the checker reported as (partly) ``Any``; remembered per context and text."""
+    found = frozenset(probe_lines[d.line] for d in errors if d.line in probe_lines and d.code in ANY_CODES)
+    if len(_ANY_REFERENCES) >= MAX_REMEMBERED:
+        _ANY_REFERENCES.clear()
+    _ANY_REFERENCES[remembered] = found
+    return found
 
 
 def _module_text(
@@ -366,6 +412,10 @@ def _module_text(
 
 def _check(prepared: Prepared, text: str) -> tuple[Diagnostic, ...]:
     return get_checker().check(prepared.context, text, prepared.settings)
+
+
+def _check_many(prepared: Prepared, texts: list[str]) -> tuple[tuple[Diagnostic, ...], ...]:
+    return get_checker().check_many(prepared.context, texts, prepared.settings)
 
 
 def _new_errors(

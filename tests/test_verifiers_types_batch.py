@@ -1,0 +1,154 @@
+"""The ``types`` verifier's batched checks: one checker run per answer, a warm tree per repository, and no
+equivalence through a reference the checker cannot resolve."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pytest
+
+from dure.scoring import score_answer
+from dure.tasks import RepoRef, Task, VerifierSpec, make_task
+from dure.tasks.frozen import freeze, freeze_object
+from dure.verifiers.typecheck import checker_version
+from dure.verifiers.types import baseline_of, prepare
+from tests.test_verifiers_types import (
+    DESCRIBE_RETURN,
+    FIND_NAMES,
+    FIND_RETURN,
+    GOLD,
+    SCALED,
+    UPPER_RETURN,
+    task,
+    verdicts,
+)
+
+MIXED = {
+    **GOLD,
+    SCALED: "typing.Any",  # a top type that adds no error: compatible, top_type_credit
+    FIND_NAMES: "Sequence[str]",  # weaker, adds no error: compatible
+    FIND_RETURN: "int | None",  # exact after normalisation
+    UPPER_RETURN: "Names",  # an alias: equivalent through assert_type
+    DESCRIBE_RETURN: "int",  # adds an error: wrong
+}
+EXPECTED = {
+    SCALED: (0.5, "compatible"),
+    FIND_NAMES: (0.5, "compatible"),
+    FIND_RETURN: (1.0, "exact"),
+    UPPER_RETURN: (1.0, "equivalent"),
+    DESCRIBE_RETURN: (0.0, "wrong"),
+}
+
+
+def levels(answer: Mapping[str, str], engine: str = "mypy") -> dict[str, tuple[float, str]]:
+    found = verdicts(score_answer(task(engine), freeze(answer)))
+    return {slot: (verdict["credit"], verdict["level"]) for slot, verdict in found.items()}
+
+
+def test_one_run_judges_every_slot_as_if_it_were_checked_alone() -> None:
+    result = score_answer(task(), freeze(MIXED))
+    assert result.details["checker_runs"] == 1
+    batched = levels(MIXED)
+    assert {slot: batched[slot] for slot in EXPECTED} == EXPECTED
+    one_by_one = {slot: levels({**GOLD, slot: MIXED[slot]})[slot] for slot in EXPECTED}
+    assert one_by_one == EXPECTED
+    assert all(batched[slot] == (1.0, "exact") for slot in GOLD if slot not in EXPECTED)
+
+
+def test_pyright_judges_the_mixed_answer_in_one_run() -> None:
+    # "int | None" would leave Optional unused, an error under pyright strict: the reference spelling here.
+    mixed = {**MIXED, FIND_RETURN: GOLD[FIND_RETURN]}
+    result = score_answer(task("pyright"), freeze(mixed))
+    assert result.details["checker_runs"] == 1
+    batched = levels(mixed, "pyright")
+    assert {slot: batched[slot] for slot in EXPECTED if slot != FIND_RETURN} == {
+        slot: level for slot, level in EXPECTED.items() if slot != FIND_RETURN
+    }
+
+
+REPO = RepoRef("fixture-two", "1.0", "local", "ef" * 32)
+A_SOURCE = "def count():\n    return 1\n"
+A_ANNOTATED = "def count() -> int:\n    return 1\n"
+B_SOURCE = "from pkg.a import count\n\n\ndef twice():\n    return 2 * count()\n"
+B_ANNOTATED = "from pkg.a import count\n\n\ndef twice() -> int:\n    return 2 * count()\n"
+
+
+def module_task(
+    module: str,
+    source: str,
+    gold: Mapping[str, str],
+    files: Mapping[str, str],
+    *,
+    engine: str = "mypy",
+    flag: str | None = None,
+) -> Task:
+    params: dict[str, object] = {
+        "module": module,
+        "path": module.replace(".", "/") + ".py",
+        "source": source,
+        "files": {"pkg/__init__.py": "", **files},
+        "engine": engine,
+        "flags": [flag or ("--strict" if engine == "mypy" else "strict")],
+        "checker_version": checker_version(engine),
+    }
+
+    def build(extra: dict[str, object]) -> Task:
+        return make_task(
+            kind="type-completion",
+            repo=REPO,
+            prompt=f"Restore the stripped annotations of {module}.",
+            inputs={"module": module, "slots": sorted(gold)},
+            answer=dict(gold),
+            answer_schema={"type": "object", "additionalProperties": {"type": "string"}},
+            verifier=VerifierSpec("types", freeze_object({**params, **extra})),
+        )
+
+    return build({"baseline": list(baseline_of(build({})))})
+
+
+def test_modules_of_one_repository_share_a_tree_and_see_each_others_files() -> None:
+    a = module_task("pkg.a", A_SOURCE, {"pkg.a.count:return": "int"}, {"pkg/b.py": B_ANNOTATED})
+    b = module_task("pkg.b", B_SOURCE, {"pkg.b.twice:return": "int"}, {"pkg/a.py": A_ANNOTATED})
+    context_a = prepare(a.repo.sha256, a.answer, a.verifier.params).context
+    context_b = prepare(b.repo.sha256, b.answer, b.verifier.params).context
+    assert context_a.key == context_b.key
+    assert context_a.files_digest != context_b.files_digest
+    # b's check needs a annotated (its task's files), a's check has a stripped: the shared tree follows each.
+    for judged, slot in [(b, "pkg.b.twice:return"), (a, "pkg.a.count:return"), (b, "pkg.b.twice:return")]:
+        result = score_answer(judged, freeze({slot: "object"}))
+        assert verdicts(result)[slot]["level"] == "compatible", result.details
+        assert score_answer(judged, freeze({slot: "str"})).value == 0.0
+
+
+YAML_SOURCE = "import yaml\n\n\ndef load(text):\n    return yaml.compose(text)\n"
+YAML_GOLD = {"pkg.loader.load:param:text": "str", "pkg.loader.load:return": "yaml.Node"}
+YAML_RETURN = "pkg.loader.load:return"
+
+
+def test_a_reference_from_an_unresolved_import_is_never_equivalent_through_the_checker() -> None:
+    # mypy runs without site-packages: yaml.Node and yaml.NoSuchThing are both Any, so assert_type accepts it.
+    loader = module_task("pkg.loader", YAML_SOURCE, YAML_GOLD, {})
+    assert any("yaml" in error for error in loader.verifier.params["baseline"])  # type: ignore[union-attr]
+    result = score_answer(loader, freeze({**YAML_GOLD, YAML_RETURN: "yaml.NoSuchThing"}))
+    assert verdicts(result)[YAML_RETURN]["credit"] == 0.5
+    assert verdicts(result)[YAML_RETURN]["reason"] == "the checker sees the reference as Any"
+    assert result.value == 0.75
+    assert score_answer(loader, freeze(YAML_GOLD)).value == 1.0
+    nested = module_task("pkg.loader", YAML_SOURCE, {**YAML_GOLD, YAML_RETURN: "list[yaml.Node]"}, {})
+    wrong = score_answer(nested, freeze({**YAML_GOLD, YAML_RETURN: "list[yaml.Nothing]"}))
+    assert verdicts(wrong)[YAML_RETURN]["credit"] < 1.0
+
+
+@pytest.mark.parametrize(
+    ("engine", "flag", "expected"),
+    [("mypy", "--strict", 0.5), ("pyright", "basic", 0.5), ("pyright", "strict", 0.0)],
+)
+def test_a_reference_from_a_missing_module_is_never_equivalent_through_the_checker(
+    engine: str, flag: str, expected: float
+) -> None:
+    # pyright strict already reports the unknown member the answer names; basic mode takes it as Unknown.
+    source = YAML_SOURCE.replace("yaml", "dure_missing_module")
+    gold = {slot: text.replace("yaml", "dure_missing_module") for slot, text in YAML_GOLD.items()}
+    loader = module_task("pkg.loader", source, gold, {}, engine=engine, flag=flag)
+    result = score_answer(loader, freeze({**gold, YAML_RETURN: "dure_missing_module.NoSuchThing"}))
+    assert verdicts(result)[YAML_RETURN]["credit"] == expected, result.details
