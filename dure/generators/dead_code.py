@@ -78,6 +78,7 @@ from dure.workspace import make_patch
 
 VARIANTS = 5  # tasks per module at most, each with other planted code
 ATTEMPTS = 4  # plans tried per task when the patched index doubts what was planted
+MIN_ANSWER = 2  # items: "all the dead code" of a module is no question when it is one item
 TWO_TWINS = 0.5  # how often a plan tries for a second twin
 OPTIONAL_KINDS = 0.5  # how often a plan tries for a stale statement after a return, and for an unused import
 #: Of chain, twin and flag branch, how many a module's first task needs, and how many its later ones need
@@ -289,6 +290,8 @@ class _Planner:
         return self.repo.words[name] == 0 and name not in self.taken and name not in _BUILTINS
 
     def plan(self) -> Plan:
+        """Chain, twins and flag branch where they fit; a stale statement and an unused import sometimes,
+        always when fewer than two of the others fit (so an answer has at least two items if it can)."""
         plan = Plan()
         chain = self.chain()
         if chain is not None:
@@ -298,9 +301,10 @@ class _Planner:
         flag_host = self.branch_host()
         if flag_host is not None:
             plan = replace(plan, flag=flag_host[0], branch_host=flag_host[1])
-        if self.rng.random() < OPTIONAL_KINDS:
+        eager = plan.hard_kinds < 2
+        if self.rng.random() < OPTIONAL_KINDS or eager:
             plan = replace(plan, tail_host=self.tail_host())
-        if self.rng.random() < OPTIONAL_KINDS:
+        if self.rng.random() < OPTIONAL_KINDS or eager:
             plan = replace(plan, imported=self.import_line())
         return plan
 
@@ -944,6 +948,8 @@ def _candidate(
     repo: _Repository, kind: TaskKind, view: ModuleView, plan: Plan, *, planted: Planted, baseline: list[str]
 ) -> Candidate | Drop:
     answer = classify(view, planted, repo.original_dead(view))
+    if len(answer.required) < MIN_ANSWER:
+        return Drop(kind, DropReason.TRIVIAL, view.name, f"only {len(answer.required)} item(s) of dead code")
     source = repo.source
     workspace = _workspace(view, planted)
     prompt = PROMPT.format(
