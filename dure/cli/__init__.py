@@ -1,8 +1,8 @@
 """The ``dure`` command line: a thin click layer over the public API.
 
-Each command group lives in its own module and is registered here. Commands parse options, call the API,
-print, and return an :class:`ExitCode`; errors from the API arrive as :class:`dure.errors.DureError` and are
-printed as ``dure: error: ...`` on stderr.
+Each command lives in its own module, imported when it runs (see :data:`dure.cli._base.COMMANDS`).
+Commands parse options, call the API, print, and return an :class:`ExitCode`; errors from the API arrive as
+:class:`dure.errors.DureError` and are printed as ``dure: error: ...`` on stderr.
 """
 
 from __future__ import annotations
@@ -13,19 +13,6 @@ from collections.abc import Sequence
 import click
 
 from dure.cli._base import ExitCode, cli
-from dure.cli.audit_cmd import audit
-from dure.cli.corpus_cmd import corpus
-from dure.cli.generate_cmd import generate
-from dure.cli.index_cmd import index
-from dure.cli.score_cmd import score
-from dure.cli.workspace_cmd import workspace
-
-cli.add_command(audit)
-cli.add_command(corpus)
-cli.add_command(generate)
-cli.add_command(index)
-cli.add_command(score)
-cli.add_command(workspace)
 
 __all__ = ["ExitCode", "cli", "main", "run"]
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable
 from enum import IntEnum
-from typing import ParamSpec
+from typing import Any, ParamSpec
 
 import click
 
@@ -24,7 +25,37 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported on first use: ``dure index`` never imports the generators."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})  # command name -> "module:attribute"
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            module, _, attribute = self.lazy[cmd_name].partition(":")
+            command = getattr(importlib.import_module(module), attribute)
+            if not isinstance(command, click.Command):
+                raise TypeError(f"{self.lazy[cmd_name]} is not a click command")
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+COMMANDS = {
+    "audit": "dure.cli.audit_cmd:audit",
+    "corpus": "dure.cli.corpus_cmd:corpus",
+    "generate": "dure.cli.generate_cmd:generate",
+    "index": "dure.cli.index_cmd:index",
+    "score": "dure.cli.score_cmd:score",
+    "workspace": "dure.cli.workspace_cmd:workspace",
+}
+
+
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="dure")
 def cli() -> None:
     """dure: exact, machine-checked tasks for coding agents from real Python repositories."""
