@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
@@ -260,18 +261,32 @@ def test_planted_kinds_are_required(pricing_tasks: list[Task]) -> None:
         for name in new:
             assert any(item.rpartition(".")[2] == name for item in answer), (name, answer)
         if "flag-branch" in kinds:
-            branch = next(item for item in answer if ":branch:" in item)
-            line = text.splitlines()[int(branch.rpartition(":")[2]) - 1]
+            branches = [item for item in answer if ":branch:" in item]
+            line = text.splitlines()[int(branches[0].rpartition(":")[2]) - 1]
             flag = line.split()[1].rstrip(":")
             assert f"{flag} = False" in text
-            assert text.count(flag) == 2, "a fresh flag, bound once, tested once"
+            assert text.count(flag) == 1 + len(branches), "a fresh flag, bound once, tested by each branch"
     assert any("chain" in planted(t) for t in pricing_tasks)
     assert any("twin" in planted(t) for t in pricing_tasks)
-    imported = [t for t in pricing_tasks if "import" in planted(t)]
-    assert imported, "the module lists its API in __all__: an unused import may be planted"
-    for task in imported:
+    for task in (t for t in pricing_tasks if "import" in planted(t)):
         assert "shop.pricing:import:percent" in task.answer
         assert "from .util import percent" in str(workspace_file(task, "shop/pricing.py"))
+
+
+def test_an_unused_import_stays_out_of_the_public_api(shop: Path) -> None:
+    source = make_source(shop)
+    repo = dead_code._Repository(source, source.evidence())
+    pricing, util = repo.view("shop.pricing"), repo.view("shop.util")
+    assert pricing is not None
+    assert util is not None
+    planner = dead_code._Planner(repo, pricing, random.Random(0), dead_code._Used())
+    line, statement, bound = planner.import_line() or (0, "", "")
+    assert (statement, bound) == ("from .util import percent\n", "percent"), "listed in __all__: no alias"
+    assert line == PRICING.splitlines().index("from .util import clamp, slug") + 1
+    planted_import = dead_code.plant(pricing, dead_code.Plan(imported=(line, statement, bound)))
+    answer = dead_code.classify(pricing, planted_import, repo.original_dead(pricing))
+    assert "shop.pricing:import:percent" in answer.required
+    assert dead_code._Planner(repo, util, random.Random(0), dead_code._Used()).import_line() is None
 
 
 def test_a_twin_has_the_name_of_a_live_function_elsewhere(pricing_tasks: list[Task]) -> None:
@@ -461,7 +476,7 @@ def test_original_unreachable_statements_and_branches() -> None:
     executed = executed_lines(UNREACHABLE, ["walk"], ["pass", "print"])
     view = dead_code.ModuleView.read("pkg.mod", "pkg/mod.py", UNREACHABLE, executed)
     unchanged = {n: n for n in range(1, 30)}
-    plain = dead_code.Planted(UNREACHABLE, (), (), (), None, None, None, unchanged)
+    plain = dead_code.Planted(UNREACHABLE, (), (), (), (), None, None, unchanged)
     answer = dead_code.classify(view, plain, set())
     assert answer.required == {"pkg.mod:unreachable:13", "pkg.mod:unreachable:17"}
     assert "pkg.mod:unreachable:22" in answer.ignored, "a yield after return makes a generator"

@@ -184,14 +184,14 @@ class Plan:
     renames: Mapping[str, str] = field(default_factory=dict)
     twins: tuple[Twin, ...] = ()
     flag: str | None = None
-    branch_host: DefInfo | None = None
+    branch_hosts: tuple[DefInfo, ...] = ()  # functions that test the flag first thing
     tail_host: DefInfo | None = None
     imported: tuple[int, str, str] | None = None  # line of the existing import, new statement, bound name
 
     @property
     def hard_kinds(self) -> int:
         """How many of the kinds no tool finds the plan holds: chain, twin, flag branch."""
-        return bool(self.chain) + bool(self.twins) + (self.branch_host is not None)
+        return bool(self.chain) + bool(self.twins) + bool(self.branch_hosts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +202,7 @@ class Planted:
     chain: tuple[str, ...]  # qualnames of the chain copies, head first
     twins: tuple[str, ...]
     twins_of: tuple[str, ...]  # the live functions elsewhere that they copy
-    branch_line: int | None
+    branch_lines: tuple[int, ...]
     tail_line: int | None
     import_name: str | None
     lines: Mapping[int, int]  # original line -> patched line
@@ -240,12 +240,14 @@ def plant(view: ModuleView, plan: Plan) -> Planted:
     if plan.tail_host is not None:
         module, tail = append_after_return(module, plan.tail_host.container, plan.tail_host.name)
         added.append(tail)
-    branch: cst.CSTNode | None = None
-    if plan.branch_host is not None and plan.flag is not None:
-        host = plan.branch_host
-        module, branch = prepend_statement(module, host.container, host.name, branch_source(view, plan))
+    branches: list[cst.CSTNode] = []
+    if plan.branch_hosts and plan.flag is not None:
+        for host in plan.branch_hosts:
+            guard = branch_source(view, host, plan.flag)
+            module, branch = prepend_statement(module, host.container, host.name, guard)
+            branches.append(branch)
         module, flag = insert_flag(module, plan.flag)
-        added += [branch, flag]
+        added += [*branches, flag]
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     spans = wrapper.resolve(WhitespaceInclusivePositionProvider)
     starts = wrapper.resolve(PositionProvider)
@@ -259,7 +261,7 @@ def plant(view: ModuleView, plan: Plan) -> Planted:
         chain=tuple(_qualname(view.name, i.container, plan.renames[i.name]) for i in plan.chain),
         twins=tuple(_qualname(view.name, t.container, t.info.name) for t in plan.twins),
         twins_of=tuple(t.info.qualname for t in plan.twins),
-        branch_line=starts[branch].start.line if branch is not None else None,
+        branch_lines=tuple(sorted(starts[branch].start.line for branch in branches)),
         tail_line=starts[tail].start.line if tail is not None else None,
         import_name=plan.imported[2] if plan.imported else None,
         lines=_line_map(view.text, text, inserted),
@@ -281,10 +283,8 @@ def _line_map(old: str, new: str, inserted: set[int]) -> dict[int, int]:
     return {index + 1: number for index, number in enumerate(kept)}
 
 
-def branch_source(view: ModuleView, plan: Plan) -> str:
+def branch_source(view: ModuleView, host: DefInfo, flag: str) -> str:
     """``if FLAG: print("host", arguments...)``, the trace a debugging flag typically guards."""
-    host = plan.branch_host
-    assert host is not None
     node = host.node
     assert isinstance(node, FUNCTION)
     arguments = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
@@ -292,7 +292,7 @@ def branch_source(view: ModuleView, plan: Plan) -> str:
         arguments = arguments[1:]
     label = f"{host.container}.{host.name}" if host.container else host.name
     quote = '"' if view.double_quotes else "'"
-    return f"if {plan.flag}:\n    print({', '.join([f'{quote}{label}{quote}', *arguments[:3]])})\n"
+    return f"if {flag}:\n    print({', '.join([f'{quote}{label}{quote}', *arguments[:3]])})\n"
 
 
 # -- LibCST edits -------------------------------------------------------------------------------------------

@@ -80,6 +80,7 @@ VARIANTS = 5  # tasks per module at most, each with other planted code
 ATTEMPTS = 4  # plans tried per task when the patched index doubts what was planted
 MIN_ANSWER = 2  # items: "all the dead code" of a module is no question when it is one item
 TWO_TWINS = 0.5  # how often a plan tries for a second twin
+TWO_BRANCHES = 0.3  # how often the flag guards two branches when other hard kinds fit
 OPTIONAL_KINDS = 0.5  # how often a plan tries for a stale statement after a return, and for an unused import
 #: Of chain, twin and flag branch, how many a module's first task needs, and how many its later ones need
 #: (a repository whose dynamic features leave only the flag branch certain still gets one task per module).
@@ -298,9 +299,9 @@ class _Planner:
             plan = replace(plan, chain=chain[0], renames=chain[1])
         twins = [self.twin() for _ in range(1 + (self.rng.random() < TWO_TWINS))]
         plan = replace(plan, twins=tuple(t for t in twins if t is not None))
-        flag_host = self.branch_host()
-        if flag_host is not None:
-            plan = replace(plan, flag=flag_host[0], branch_host=flag_host[1])
+        flag = self.flag_branches(alone=plan.hard_kinds == 0)
+        if flag is not None:
+            plan = replace(plan, flag=flag[0], branch_hosts=flag[1])
         eager = plan.hard_kinds < 2
         if self.rng.random() < OPTIONAL_KINDS or eager:
             plan = replace(plan, tail_host=self.tail_host())
@@ -320,7 +321,7 @@ class _Planner:
             fresh = [self.twin() for _ in failed]
             plan = replace(plan, twins=tuple(kept + [t for t in fresh if t is not None]))
         if flag_failed:
-            plan = replace(plan, flag=None, branch_host=None)
+            plan = replace(plan, flag=None, branch_hosts=())
         return plan
 
     def chain(self) -> tuple[tuple[DefInfo, ...], dict[str, str]] | None:
@@ -465,20 +466,23 @@ class _Planner:
         chosen = live or top
         return chosen[-1].name if chosen else None
 
-    def branch_host(self) -> tuple[str, DefInfo] | None:
+    def flag_branches(self, *, alone: bool) -> tuple[str, tuple[DefInfo, ...]] | None:
+        """A new flag and the live functions that test it, one or two (always two when the chain and twin
+        do not fit: two branches a tool cannot see beat one branch and a return a tool finds)."""
         hosts = [i for i in self.hosts if i.qualname not in self.used.hosts]
         if not hosts:
             return None
-        host = self.rng.choice(hosts)
-        token = _token(host.name) or _token(self.view.name.rpartition(".")[2])
+        count = min(len(hosts), 2 if alone or self.rng.random() < TWO_BRANCHES else 1)
+        chosen = sorted(self.rng.sample(hosts, count), key=lambda i: i.node.lineno)
+        token = _token(chosen[0].name) or _token(self.view.name.rpartition(".")[2])
         words = list(FLAG_WORDS)
         self.rng.shuffle(words)
         for word in words:
             for flag in (f"_{word}", f"_{word}_{token}" if token else ""):
                 if flag and self.fresh(flag):
-                    self.used.hosts.add(host.qualname)
+                    self.used.hosts.update(i.qualname for i in chosen)
                     self.taken.add(flag)
-                    return flag, host
+                    return flag, tuple(chosen)
         return None
 
     def tail_host(self) -> DefInfo | None:
@@ -723,7 +727,7 @@ def classify(view: ModuleView, planted: Planted, original_dead: set[str]) -> Ans
             sorter.put(info.qualname, "ignored")
     for line, block in _branches(tree, split_lines(planted.text)):
         item = branch_item(view.name, line)
-        if line == planted.branch_line:
+        if line in planted.branch_lines:
             sorter.put(item, "required")
         elif inside_dead(line):
             sorter.put(item, "ignored")
@@ -974,7 +978,7 @@ def _candidate(
         for name, present in (
             ("chain", bool(planted.chain)),
             ("twin", bool(planted.twins)),
-            ("flag-branch", planted.branch_line is not None),
+            ("flag-branch", bool(planted.branch_lines)),
             ("unreachable", planted.tail_line is not None),
             ("import", planted.import_name is not None),
         )
@@ -985,7 +989,8 @@ def _candidate(
         kind,
         planted=kinds,
         planted_items=len(planted.definitions)
-        + sum(x is not None for x in (planted.branch_line, planted.tail_line, planted.import_name)),
+        + len(planted.branch_lines)
+        + sum(x is not None for x in (planted.tail_line, planted.import_name)),
         original_dead=len(answer.required) - len(planted.definitions),
         evidence="coverage",
         tests_passed=repo.evidence.passed,
