@@ -23,9 +23,13 @@ annotation. Parameters (``task.verifier.params``):
 Credit per slot: 1.0 when equal to the reference after normalisation (:mod:`dure.verifiers.typenorm`);
 1.0 when the checker accepts ``assert_type(answer, reference)`` in the module's scope and the answer adds
 no error; 0.5 when the answer is another type that adds no error to the module (against ``baseline``);
-otherwise 0. ``Any`` and ``object`` never earn equivalence. A type string that is not a plain type
-expression scores 0 for its slot and is never written or checked. The value is the mean over the reference
-slots (extra slots are ignored and counted); a checker that does not run is an error, never a pass.
+otherwise 0. ``Any`` and ``object`` never earn equivalence, and neither does any answer for a reference the
+checker sees as (partly) ``Any`` because it comes from an import the checker cannot resolve (both sides would
+be ``Any``, and ``assert_type`` would accept anything): there only normalised equality scores 1.0. Each slot
+that differs is judged as if it alone were changed (when the answer as a whole adds errors), but all such
+variants are checked in one checker run. A type string that is not a plain type expression scores 0 for its
+slot and is never written or checked. The value is the mean over the reference slots (extra slots are
+ignored and counted); a checker that does not run is an error, never a pass.
 """
 
 from __future__ import annotations
@@ -62,8 +66,8 @@ EXACT, EQUIVALENT, COMPATIBLE = 1.0, 1.0, 0.5
 PROBE_IMPORT = "from typing import assert_type as dure_assert_type"
 ANY_CODES = frozenset({"no-any-unimported", "reportUnknownParameterType"})
 MAX_REMEMBERED = 4096
-#: Reference module text with its probes -> slots whose reference the checker sees as ``Any``.
-_ANY_REFERENCES: dict[tuple[str, str, str], frozenset[str]] = {}
+#: Digest of context and reference-probe text -> the slots whose reference the checker sees as ``Any``.
+_ANY_REFERENCES: dict[str, frozenset[str]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,7 +331,7 @@ def _judge(
     if len(candidates) > 1:
         texts += [_module_text(prepared, {**exact, slot: sources[slot]}, [])[0] for slot in candidates]
     reference_text, reference_lines = _reference_probes(prepared)
-    remembered = (prepared.context.key, prepared.context.files_digest, reference_text)
+    remembered = _digest([prepared.context.key, prepared.context.files_digest, reference_text])
     any_references = _ANY_REFERENCES.get(remembered) if probed else frozenset()
     if any_references is None:
         texts.append(reference_text)
@@ -370,7 +374,7 @@ def _reference_probes(prepared: Prepared) -> tuple[str, dict[int, str]]:
 
 
 def _seen_as_any(
-    remembered: tuple[str, str, str], errors: tuple[Diagnostic, ...], probe_lines: Mapping[int, str]
+    remembered: str, errors: tuple[Diagnostic, ...], probe_lines: Mapping[int, str]
 ) -> frozenset[str]:
     """The slots whose reference the checker reported as (partly) ``Any``; remembered per context and text."""
     found = frozenset(probe_lines[d.line] for d in errors if d.line in probe_lines and d.code in ANY_CODES)
