@@ -10,6 +10,7 @@ import pytest
 
 from dure.analyzers.runtime import TestEvidence
 from dure.cli import main
+from dure.cli.generate_cmd import summary
 from dure.corpus import Repository
 from dure.generators import pipeline
 from dure.generators.base import DropReason
@@ -132,3 +133,13 @@ def test_cli_generate_rejects_unknown_kinds(
 ) -> None:
     assert main(["generate", "--repo", str(shop.root), "--out", str(tmp_path), *argv]) == 3
     assert message in capsys.readouterr().err
+
+
+def test_the_summary_shows_a_multi_line_reason_on_one_line() -> None:
+    report = pipeline.RepoReport(
+        name="pkg",
+        shard="pkg-1",
+        trace={"checked": 0, "error": "could not run (Traceback:\n  File x\nOSError: no)"},
+    )
+    (line,) = summary([report]).strip().splitlines()
+    assert line == "pkg: 0 tasks; trace not run: could not run (Traceback: ... OSError: no)"

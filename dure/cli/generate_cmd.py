@@ -114,6 +114,12 @@ def summary(reports: list[RepoReport]) -> str:
     return "\n".join(lines)
 
 
+def _one_line(text: str) -> str:
+    """A multi-line reason (a traceback inside) as its first and last lines."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[0] if len(lines) < 2 else f"{lines[0]} ... {lines[-1]}"
+
+
 def _repo_line(report: RepoReport) -> str:
     if report.error is not None:
         return f"{report.name}: FAILED: {report.error}"
@@ -122,7 +128,7 @@ def _repo_line(report: RepoReport) -> str:
         rate = trace.get("miss_rate") or 0.0
         traced = f"trace checked {trace['checked']}, missed {trace['misses']} ({100 * rate:.1f} %)"
     elif trace.get("error"):
-        traced = f"trace not run: {trace['error']}"
+        traced = f"trace not run: {_one_line(str(trace['error']))}"
     else:
         traced = "trace not needed"
     done = " (finished earlier)" if report.skipped else ""
