@@ -48,9 +48,13 @@ class LazyGroup(click.Group):
 COMMANDS = {
     "audit": "dure.cli.audit_cmd:audit",
     "corpus": "dure.cli.corpus_cmd:corpus",
+    "curriculum": "dure.cli.curriculum_cmd:curriculum",
+    "export": "dure.cli.export_cmd:export",
     "generate": "dure.cli.generate_cmd:generate",
     "index": "dure.cli.index_cmd:index",
+    "report": "dure.cli.report_cmd:report",
     "score": "dure.cli.score_cmd:score",
+    "serve-reward": "dure.cli.serve_cmd:serve_reward",
     "workspace": "dure.cli.workspace_cmd:workspace",
 }
 
