@@ -68,7 +68,8 @@ def _print_selection(selection: Selection) -> None:
     )
     if selection.unknown:
         count = len(selection.unknown)
-        click.echo(f"dure: {_lines(count)} for task ids not in TASKS (ignored)", err=True)
+        ids = "1 scored task id is" if count == 1 else f"{count} scored task ids are"
+        click.echo(f"dure: {ids} not in TASKS (ignored)", err=True)
     if selection.unattributed:
         click.echo(f"dure: {_lines(selection.unattributed)} without a task id (skipped)", err=True)
 

@@ -142,8 +142,8 @@ class AdaptiveSettings:
     """Phase-4 choices: keep pass rates strictly inside ``band``, judge tasks with ``min_samples`` or more,
     at most ``per_stratum`` tasks per (kind, category) and ``size`` in all, ``seed`` for ties.
 
-    Without ``per_stratum``, the quota is the median number of sometimes-solved tasks per stratum, unless
-    ``size`` is given: then the strata are filled in turns until ``size`` tasks are kept.
+    Without ``per_stratum``, the quota is the median number (rounded up) of sometimes-solved tasks per
+    stratum, unless ``size`` is given: then the strata are filled in turns until ``size`` tasks are kept.
     """
 
     band: tuple[float, float] = (0.0, 1.0)
@@ -254,18 +254,25 @@ def _screen(rate: PassRate | None, settings: AdaptiveSettings) -> tuple[Verdict,
     if rate.samples < settings.min_samples:
         return Verdict.FEW_SAMPLES, f"not judged: {_tally(rate)}, {settings.min_samples} needed"
     if rate.rate <= low:
-        return Verdict.NEVER, f"dropped, too hard: {_tally(rate)}, at most {low:g}"
+        why = "never solved" if rate.passed == 0 else f"too hard, rate not above the band's {low:g}"
+        return Verdict.NEVER, f"dropped, {why}: {_tally(rate)}"
     if rate.rate >= high:
-        return Verdict.ALWAYS, f"dropped, too easy: {_tally(rate)}, at least {high:g}"
+        why = (
+            "always solved"
+            if rate.passed == rate.samples
+            else f"too easy, rate not below the band's {high:g}"
+        )
+        return Verdict.ALWAYS, f"dropped, {why}: {_tally(rate)}"
     return None
 
 
 def _quota(settings: AdaptiveSettings, sizes: Iterable[int]) -> int | None:
-    """The per-stratum cap: as set; else none when a size is set; else the median stratum size."""
+    """The per-stratum cap: as set; else none when a size is set; else the median stratum size (rounded
+    up), so the strata larger than most are cut down to the typical one."""
     listed = list(sizes)
     if settings.per_stratum is not None or settings.size is not None or not listed:
         return settings.per_stratum
-    return max(1, statistics.median_high(listed))
+    return max(1, math.ceil(statistics.median(listed)))
 
 
 def _fill(
