@@ -102,11 +102,13 @@ def test_phase_and_reason_follow_the_features(
 
 @pytest.mark.parametrize("kind", ["callers", "causal-chain"])
 def test_placements_agree_with_the_generators_rule_everywhere(kind: str) -> None:
-    tasks = [task(kind, hops=h, files=f, n=10 * h + f) for h in range(13) for f in range(8)]
-    for item, placement in zip(tasks, assign(tasks), strict=True):
+    grid = [(hops, files) for hops in range(13) for files in range(8)]
+    tasks = [task(kind, hops=hops, files=files, n=10 * hops + files) for hops, files in grid]
+    for (hops, files), item, placement in zip(grid, tasks, assign(tasks), strict=True):
         assert placement.task_id == item.id
-        assert placement.phase == phase_of(item.layer, item.difficulty)
+        assert placement.phase == phase_of(item.layer, {"hops": hops, "files": files})
         assert placement.reason.startswith(f"phase {placement.phase}: Layer {item.layer}, ")
+        assert placement.reason.endswith(")")  # the deciding threshold is named, not a generic fallback
 
 
 def test_missing_features_are_taken_as_the_rule_does_and_said() -> None:
