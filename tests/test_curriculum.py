@@ -427,8 +427,18 @@ def test_a_duplicate_task_id_and_an_empty_directory_are_errors(tmp_path: Path) -
 def test_cli_rejects_an_empty_band(tmp_path: Path) -> None:
     single = tmp_path / "tasks.jsonl"
     write_tasks(single, [task(n=1)])
-    result = CliRunner().invoke(
-        cli, ["curriculum", str(single), "--out", str(tmp_path / "o"), "--band", "0.6", "0.4"]
-    )
+    scores = tmp_path / "scores.jsonl"
+    scores.write_text("\n".join(score_lines({"callers-a": [True, False]})) + "\n", encoding="utf-8")
+    args = ["curriculum", str(single), "--out", str(tmp_path / "o"), "--scores", str(scores)]
+    result = CliRunner().invoke(cli, [*args, "--band", "0.6", "0.4"])
     assert result.exit_code == ExitCode.USAGE
     assert "LOW must be below HIGH" in result.output
+
+
+def test_cli_phase_4_options_need_scores(tmp_path: Path) -> None:
+    single = tmp_path / "tasks.jsonl"
+    write_tasks(single, [task(n=1)])
+    result = CliRunner().invoke(cli, ["curriculum", str(single), "--out", str(tmp_path / "o"), "--size", "5"])
+    assert result.exit_code == ExitCode.USAGE
+    assert "--size choose phase 4 and need --scores" in result.output
+    assert not (tmp_path / "o").exists()

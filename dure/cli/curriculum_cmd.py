@@ -80,7 +80,7 @@ def _lines(count: int) -> str:
 
 @click.command()
 @click.argument("tasks_path", metavar="TASKS", type=click.Path(exists=True, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, metavar="DIR",
               help="Output directory: phase-N.jsonl and curriculum.json.")  # fmt: skip
 @click.option("--scores", "scores_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Scores from `dure score TASKS ANSWERS --out SCORES`, several samples per task: "
@@ -119,6 +119,15 @@ def curriculum(
     a model solves sometimes, balanced across task kinds and repository categories. Every placement and its
     reason is in DIR/curriculum.json.
     """
+    if scores_path is None:
+        context = click.get_current_context()
+        given = [
+            f"--{name.replace('_', '-')}"
+            for name in ("band", "min_samples", "per_stratum", "size", "seed")
+            if context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+        ]
+        if given:
+            raise click.UsageError(f"{', '.join(given)} choose phase 4 and need --scores")
     if band[0] >= band[1]:
         raise click.BadParameter(
             f"LOW must be below HIGH, got {band[0]:g} and {band[1]:g}", param_hint="--band"
