@@ -1,4 +1,4 @@
-"""The dataset card (``README.md``): YAML ``configs`` for ``datasets``, then what the data is and how to score it."""
+"""The dataset card (``README.md``): YAML ``configs`` for ``datasets``, then the data and how to score it."""
 
 from __future__ import annotations
 

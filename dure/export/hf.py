@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]  # no stubs shipped
+import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
 
 from dure.export.rows import ROW_SCHEMA, rows_table
 from dure.export.splits import SPLITS
@@ -89,29 +89,26 @@ def configs(shards: Iterable[Shard], mix_phase: int | None) -> dict[str, dict[st
     """
     present = {(s.phase, s.kind, s.split) for s in shards}
     phases = sorted({phase for phase, _, _ in present})
+    kinds = sorted({kind for _, kind, _ in present})
     once = [p for p in phases if p != mix_phase] or phases
 
     def group(wanted_phases: list[int], kind: str | None) -> dict[str, list[str]]:
+        kind_part = "*" if kind is None else kind
         found: dict[str, list[str]] = {}
         for split in SPLITS:
             hits = [
-                p
-                for p in wanted_phases
-                if any(k == kind or kind is None for q, k, s in present if (q, s) == (p, split))
+                p for p in wanted_phases if any((p, k, split) in present for k in kinds if kind in (None, k))
             ]
-            if not hits:
-                continue
-            kind_part = "*" if kind is None else kind
             if hits and wanted_phases == phases and len(phases) > 1:
-                found[split] = [_pattern("*", kind_part, split)]
-            else:
+                found[split] = [_pattern("*", kind_part, split)]  # every phase: one glob
+            elif hits:
                 found[split] = [_pattern(p, kind_part, split) for p in hits]
         return found
 
     result = {ALL_CONFIG: group(once, None)}
     for phase in phases:
         result[f"phase-{phase}"] = group([phase], None)
-    for kind in sorted({kind for _, kind, _ in present}):
+    for kind in kinds:
         result[kind] = group(once, kind)
     return {name: splits for name, splits in result.items() if splits}
 

@@ -8,6 +8,7 @@ mix drawn from the other phases, so a task of the mix also keeps its place in it
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,7 +51,7 @@ class Inputs:
     placed: tuple[Placed, ...]
     files: tuple[InputFile, ...]
     mix_phase: int | None  # the curriculum's mixed phase, whose tasks also sit in their own phases
-    curriculum: str | None = None  # curriculum.json's text, when there is one
+    curriculum: object = None  # curriculum.json's content, when there is one that parses
 
 
 def _read(path: Path) -> list[Task]:
@@ -101,10 +102,16 @@ def read_inputs(source: Path, phases: frozenset[int] = frozenset()) -> Inputs:
         if not placed:
             wanted = ", ".join(str(p) for p in sorted(phases))
             raise ExportError(f"{source}: no tasks in phase {wanted}")
-    curriculum = None
-    if layout == "curriculum" and (source / CURRICULUM_FILE).is_file():
-        curriculum = (source / CURRICULUM_FILE).read_text(encoding="utf-8")
+    curriculum = _curriculum(source / CURRICULUM_FILE) if layout == "curriculum" else None
     return Inputs(layout, tuple(placed), tuple(files), mix, curriculum)
+
+
+def _curriculum(path: Path) -> object:
+    """The curriculum's own description, recorded in the manifest; a missing or broken one is left out."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
 
 
 def _place(read: list[tuple[int | None, Task]], mix: int | None) -> list[Placed]:

@@ -95,7 +95,7 @@ def build_manifest(
             "layout": inputs.layout,
             "files": [{"path": f.name, "sha256": f.sha256, "tasks": f.tasks} for f in inputs.files],
             "mix_phase": inputs.mix_phase,
-            "curriculum": json.loads(inputs.curriculum) if inputs.curriculum else None,
+            "curriculum": inputs.curriculum,
         },
         "rows": _totals(shards),
         "repositories": repositories,

@@ -110,7 +110,8 @@ See `dure.integrations.trl` for the reward function's exact name and signature.
 ## OpenRLHF
 
 ```bash
-dure serve-reward --port 5000 &      # or: --remote_rm_url "$(python -c 'import dure.integrations.openrlhf as m; print(m.__file__)')"
+dure serve-reward --port 5000 &
+# or, in process: --remote_rm_url "$(python -c 'import dure.integrations.openrlhf as m; print(m.__file__)')"
 python -m openrlhf.cli.train_ppo_ray \\
   --prompt_data path/to/this/folder --prompt_split train \\
   --input_key prompt --apply_chat_template \\
