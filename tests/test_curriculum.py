@@ -203,6 +203,7 @@ def test_phase_4_keeps_only_tasks_solved_sometimes() -> None:
     assert reasons[tasks[3].id] == "not judged: passed 1 of 1 sample (rate 1.00), 2 needed"
     (report,) = selection.report("kind")
     assert (report.name, report.tasks, report.in_band, report.mean_rate_kept) == ("callers", 6, 2, 0.625)
+    assert report.mean_rate_scored == pytest.approx((0.5 + 1 + 0 + 1 + 0.75) / 5)
 
 
 def test_a_narrower_band_drops_the_nearly_always_solved() -> None:

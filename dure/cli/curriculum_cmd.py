@@ -50,16 +50,21 @@ def balance_rows(reports: list[StratumReport]) -> list[tuple[str, ...]]:
     rows = []
     for report in reports:
         cells = (str(report.verdicts.get(verdict, 0)) for _, verdict in _VERDICT_COLUMNS)
-        mean = "-" if report.mean_rate_kept is None else f"{report.mean_rate_kept:.3f}"
-        rows.append((report.name, str(report.tasks), *cells, mean))
+        means = (_rate(report.mean_rate_scored), _rate(report.mean_rate_kept))
+        rows.append((report.name, str(report.tasks), *cells, *means))
     return rows
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 def _print_selection(selection: Selection) -> None:
     columns = tuple(name for name, _ in _VERDICT_COLUMNS)
     for by in ("kind", "category"):
         click.echo()
-        print_table((by, "tasks", *columns, "pass(kept)"), balance_rows(selection.report(by)))
+        header = (by, "tasks", *columns, "pass(scored)", "pass(kept)")
+        print_table(header, balance_rows(selection.report(by)))
     quota = "none" if selection.quota is None else str(selection.quota)
     size = selection.settings.size
     click.echo(

@@ -180,11 +180,13 @@ class Judgement:
 
 @dataclass(frozen=True, slots=True)
 class StratumReport:
-    """Counts for one kind or one category: tasks, what happened to them, mean pass rate of those kept."""
+    """Counts for one kind or one category: tasks, what happened to them, and the mean pass rate of those
+    scored (where the model stands) and of those kept."""
 
     name: str
     tasks: int
     verdicts: Mapping[Verdict, int]
+    mean_rate_scored: float | None
     mean_rate_kept: float | None
 
     @property
@@ -227,9 +229,14 @@ def _stratum_report(name: str, judgements: Sequence[Judgement]) -> StratumReport
     verdicts: dict[Verdict, int] = defaultdict(int)
     for judgement in judgements:
         verdicts[judgement.verdict] += 1
+    scored = [j.rate.rate for j in judgements if j.rate is not None]
     kept = [j.rate.rate for j in judgements if j.verdict is Verdict.KEPT and j.rate is not None]
-    mean = math.fsum(kept) / len(kept) if kept else None
-    return StratumReport(name, len(judgements), {v: verdicts[v] for v in Verdict if verdicts[v]}, mean)
+    counts = {verdict: verdicts[verdict] for verdict in Verdict if verdicts[verdict]}
+    return StratumReport(name, len(judgements), counts, _mean(scored), _mean(kept))
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return math.fsum(values) / len(values) if values else None
 
 
 def _ordinal(number: int) -> str:

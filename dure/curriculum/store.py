@@ -131,6 +131,7 @@ def _stratum_json(report: StratumReport) -> dict[str, Any]:
         "tasks": report.tasks,
         "in_band": report.in_band,
         **{verdict.value: count for verdict, count in sorted(report.verdicts.items())},
+        "mean_pass_rate_scored": _round(report.mean_rate_scored),
         "mean_pass_rate_kept": _round(report.mean_rate_kept),
     }
 
