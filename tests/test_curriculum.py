@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -333,6 +334,16 @@ def test_written_phases_set_the_phase_and_keep_the_id(tmp_path: Path) -> None:
     assert not (tmp_path / "phase-4.jsonl").exists()
 
 
+def test_a_task_stamped_with_another_phase_is_moved_and_the_move_recorded(tmp_path: Path) -> None:
+    stamped = dataclasses.replace(task(hops=1, files=1), phase=3)
+    document = write_curriculum(tmp_path, make_curriculum([stamped]))
+    assert document["restamped"] == 1
+    (placement,) = document["placements"]
+    assert (placement["phase"], placement["stamped_phase"]) == (1, 3)
+    (moved,) = read_tasks(tmp_path / "phase-1.jsonl")
+    assert (moved.id, moved.phase) == (stamped.id, 1)
+
+
 def test_cli_on_a_generate_directory_and_on_one_file_gives_the_same_bytes(tmp_path: Path) -> None:
     tasks = mixed_tasks()
     layout = generate_layout(tmp_path / "gen", tasks)
@@ -376,6 +387,8 @@ def test_cli_without_scores_writes_phases_1_to_3_and_removes_a_stale_phase_4(tmp
         "phase-3.jsonl",
     ]
     assert (out / "phase-3.jsonl").read_text() == ""  # empty phases still get their file
+    assert "phase 3" in result.stdout
+    assert "phase 4" not in result.stdout
     assert json.loads((out / "curriculum.json").read_text())["phase_4"] is None
 
 

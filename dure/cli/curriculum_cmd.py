@@ -33,15 +33,20 @@ _VERDICT_COLUMNS = (
 )
 
 
+def shown_phases(curriculum: Curriculum) -> tuple[int, ...]:
+    """Phases 1-3, and 4 when it was chosen."""
+    return PHASES if curriculum.selection is not None else PHASES[:3]
+
+
 def phase_rows(curriculum: Curriculum) -> list[tuple[str, ...]]:
     """One row per kind: tasks in each phase, then the number of tasks (phase 4 repeats tasks of 1-3)."""
-    counts = phase_counts(curriculum)
+    counts, phases = phase_counts(curriculum), shown_phases(curriculum)
     kinds = sorted({kind for counter in counts.values() for kind in counter})
     rows = [
-        (kind, *(str(counts[n][kind]) for n in PHASES), str(sum(counts[n][kind] for n in PHASES[:3])))
+        (kind, *(str(counts[n][kind]) for n in phases), str(sum(counts[n][kind] for n in PHASES[:3])))
         for kind in kinds
     ]
-    totals = (str(sum(counts[n].values())) for n in PHASES)
+    totals = (str(sum(counts[n].values())) for n in phases)
     return [*rows, ("all", *totals, str(len(curriculum.tasks)))]
 
 
@@ -144,11 +149,11 @@ def curriculum(
     scores = read_scores(scores_path) if scores_path is not None else None
     made = make_curriculum(tasks, scores, settings=settings, corpora=corpora or DEFAULT_CORPORA)
     document = write_curriculum(out, made)
-    print_table(("kind", *(f"phase {n}" for n in PHASES), "tasks"), phase_rows(made))
+    print_table(("kind", *(f"phase {n}" for n in shown_phases(made)), "tasks"), phase_rows(made))
     if made.selection is not None:
         _print_selection(made.selection)
     if document["restamped"]:
         click.echo(f"{document['restamped']} tasks placed in another phase than the one they carried")
-    written = [name for name in (phase_file(n) for n in PHASES) if name in document["files"]]
+    written = [phase_file(n) for n in shown_phases(made)]
     click.echo(f"\nwrote {', '.join(written)} and curriculum.json to {out}")
     return int(ExitCode.OK)
