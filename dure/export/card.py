@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -26,6 +27,14 @@ def _count_table(shards: Sequence[Shard]) -> list[str]:
     return lines
 
 
+def _rows(
+    shards: Sequence[Shard], name: str, split: str, config_files: Mapping[str, Mapping[str, list[str]]]
+) -> int:
+    """Rows a config's split holds: the shards its globs match."""
+    patterns = config_files[name][split]
+    return sum(shard.rows for shard in shards if any(fnmatch.fnmatchcase(shard.path, p) for p in patterns))
+
+
 def dataset_card(
     config_files: Mapping[str, Mapping[str, list[str]]],
     shards: Sequence[Shard],
@@ -37,8 +46,13 @@ def dataset_card(
         f"- {split}: " + (", ".join(f"{r.name} {r.version}" for r in plan.repositories(split)) or "(none)")
         for split in SPLITS
     ]
+    config_lines = [
+        f"- `{name}`: "
+        + ", ".join(f"{split} ({_rows(shards, name, split, config_files)} rows)" for split in splits)
+        for name, splits in config_files.items()
+    ]
     mix_note = (
-        f"Phase {mix_phase} is a mix drawn from the other phases: its tasks also appear in their own phase, "
+        f"\n\nPhase {mix_phase} is a mix drawn from the other phases: its tasks also sit in their own phase, "
         f"so `{ALL_CONFIG}` and the per-kind configs leave `data/{mix_phase}/` out and hold every task once."
         if mix_phase is not None and any(s.phase == mix_phase for s in shards)
         else ""
@@ -60,8 +74,9 @@ phase_one = load_dataset("path/to/this/folder", "phase-1")    # one curriculum p
 callers = load_dataset("path/to/this/folder", "callers")      # one task kind
 ```
 
-Configs: {", ".join(f"`{name}`" for name in config_files)}. Files are
-`data/<phase>/<kind>/<split>-<k>-of-<n>.parquet`. {mix_note}
+Files are `data/<phase>/<kind>/<split>-<k>-of-<n>.parquet`. Configs:
+
+{chr(10).join(config_lines)}{mix_note}
 
 ## Splits
 
