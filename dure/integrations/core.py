@@ -7,7 +7,8 @@ tasks are kept in a bounded cache, because a trainer scores many completions of 
 
 :func:`reward` bounds the time of one answer: it scores in a worker thread and gives up after ``timeout``
 seconds with a zero score (the thread is left to finish; every verifier that runs a checker also has its own
-subprocess time limit, so it does end).
+subprocess time limit, so it does end). The clock starts when a worker thread picks the answer up, not when
+it is queued, so a busy trainer does not turn slow-but-valid answers into timeouts.
 """
 
 from __future__ import annotations
@@ -15,21 +16,28 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+import os
+import threading
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
 from dure.scoring import components_of, score
 from dure.tasks.codec import task_from_json, task_to_json
 from dure.tasks.errors import TaskError
 from dure.tasks.model import Score, Task, TaskKind, canonical_json
+from dure.verifiers.base import FORMAT
 
 DATA_SOURCE_PREFIX = "dure/"
 DEFAULT_TIMEOUT = 30.0  # seconds per answer; a type-completion answer may need one checker run
+TIMEOUT_ENV = "DURE_REWARD_TIMEOUT"  # every adapter's default timeout, when set
 TASK_CACHE_SIZE = 8192
-_POOL_THREADS = 8
+QUEUE_LIMIT = 600.0  # seconds an answer may wait for a free scoring thread before it scores 0
+_POOL_THREADS = max(8, 2 * (os.cpu_count() or 1))
 
 _pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
 
 
 def ground_truth_of(task: Task) -> str:
@@ -66,53 +74,186 @@ def completion_text(completion: object) -> str:
         return completion
     if isinstance(completion, Mapping):
         content = completion.get("content")
+        if isinstance(content, list):  # content parts: [{"type": "text", "text": ...}, ...]
+            parts = [p.get("text") for p in content if isinstance(p, Mapping)]
+            return "".join(p for p in parts if isinstance(p, str))
         return content if isinstance(content, str) else ""
-    if isinstance(completion, Sequence):
+    if isinstance(completion, Sequence) and not isinstance(completion, bytes | bytearray):
         messages = [m for m in completion if isinstance(m, Mapping)]
         replies = [m for m in messages if m.get("role") == "assistant"] or messages
         return completion_text(replies[-1]) if replies else ""
     return ""
 
 
+def ground_truth_in(row: object) -> object:
+    """The ground truth an exported row (or one of its columns) carries, or ``None``.
+
+    Looks where each trainer's export keeps it: ``reward_model`` (verl), ``reward_spec`` (SkyRL), a
+    ``ground_truth`` key, ``answer`` (``verifiers``) and ``label`` (OpenRLHF: JSON with a ``ground_truth``).
+    """
+    if isinstance(row, str):
+        return _from_label(row)
+    if not isinstance(row, Mapping):
+        return None
+    for key in ("reward_model", "reward_spec"):
+        nested = row.get(key)
+        if isinstance(nested, Mapping) and nested.get("ground_truth") is not None:
+            return nested["ground_truth"]
+    for key in ("ground_truth", "answer"):
+        if row.get(key) is not None:
+            return row[key]
+    label = row.get("label")
+    return _from_label(label) if label is not None else None
+
+
+def _from_label(label: object) -> object:
+    """An OpenRLHF label: ``{"task_id", "ground_truth"}`` as JSON (or a mapping), else the label itself."""
+    if isinstance(label, Mapping):
+        return label.get("ground_truth", label)
+    if isinstance(label, str) and label.startswith("{") and '"ground_truth"' in label[:4096]:
+        try:
+            data = json.loads(label)
+        except (ValueError, RecursionError):
+            return label
+        if isinstance(data, dict) and isinstance(data.get("ground_truth"), str):
+            return data["ground_truth"]
+    return label
+
+
+def decode(ground_truth: object) -> Task | Score:
+    """The task of a ground truth, or a zero score saying why there is none; never raises."""
+    try:
+        if isinstance(ground_truth, bytes):
+            ground_truth = ground_truth.decode("utf-8", errors="replace")
+        if not isinstance(ground_truth, str):
+            shown = "nothing" if ground_truth is None else type(ground_truth).__name__
+            raise TaskError("ground_truth", f"expected a JSON string, got {shown}")
+        return task_of(ground_truth)
+    except TaskError as bad:
+        return Score.failed(f"bad ground truth: {bad}", (FORMAT,))
+    except Exception as problem:  # the reward boundary: nothing may escape to a trainer
+        return Score.failed(f"bad ground truth: {type(problem).__name__}: {str(problem)[:200]}", (FORMAT,))
+
+
+class _Job:
+    """One answer to score in a pool thread; it records when it started, which is when its clock starts."""
+
+    __slots__ = ("started", "task", "text", "when")
+
+    def __init__(self, task: Task, text: str) -> None:
+        self.task, self.text = task, text
+        self.started = threading.Event()
+        self.when = 0.0
+
+    def run(self) -> Score:
+        self.when = time.monotonic()
+        self.started.set()
+        return score(self.task, self.text)
+
+
+def _submit(completion: object, ground_truth: object) -> tuple[_Job, Future[Score]] | Score:
+    task = decode(ground_truth)
+    if isinstance(task, Score):
+        return task
+    job = _Job(task, completion_text(completion))
+    return job, _thread_pool().submit(job.run)
+
+
+def _wait(job: _Job, future: Future[Score], timeout: float) -> Score:
+    try:
+        if not job.started.wait(QUEUE_LIMIT):
+            future.cancel()
+            return Score.failed(f"no scoring thread was free for {QUEUE_LIMIT:g} s", components_of(job.task))
+        remaining = job.when + timeout - time.monotonic()
+        return future.result(timeout=max(0.0, remaining))
+    except FutureTimeout:
+        return Score.failed(f"timed out after {timeout:g} s", components_of(job.task))
+    except Exception as problem:  # score() never raises; this guards the pool itself
+        return Score.failed(f"internal error: {type(problem).__name__}", components_of(job.task))
+
+
 def reward(completion: object, ground_truth: object, *, timeout: float = DEFAULT_TIMEOUT) -> Score:
     """The score of one completion (text or chat messages) against a row's ground truth; never raises."""
     try:
-        task = task_of(ground_truth) if isinstance(ground_truth, str) else task_of(repr(ground_truth))
-    except TaskError as bad:
-        return Score.failed(f"bad ground truth: {bad}")
-    except Exception as problem:  # the reward boundary: nothing may escape to a trainer
-        return Score.failed(f"bad ground truth: {type(problem).__name__}: {str(problem)[:200]}")
-    text = completion_text(completion)
-    future = _thread_pool().submit(score, task, text)
-    try:
-        return future.result(timeout=timeout)
-    except FutureTimeout:
-        return Score.failed(f"timed out after {timeout:g} s", components_of(task))
-    except Exception as problem:  # score() never raises; this guards the pool itself
-        return Score.failed(f"internal error: {type(problem).__name__}", components_of(task))
+        submitted = _submit(completion, ground_truth)
+        return submitted if isinstance(submitted, Score) else _wait(*submitted, safe_timeout(timeout))
+    except Exception as problem:  # e.g. the pool cannot start a thread: still a score, not an exception
+        return Score.failed(f"internal error: {type(problem).__name__}: {str(problem)[:200]}", (FORMAT,))
 
 
-def finite(value: float) -> float:
+def rewards(
+    completions: Iterable[object], ground_truths: Iterable[object], *, timeout: float = DEFAULT_TIMEOUT
+) -> list[Score]:
+    """Scores of many completions, in order, scored concurrently in the shared pool; never raises.
+
+    Threads rather than processes: a set, path or exact answer scores in tens of microseconds, far less
+    than handing it to another process, and the slow verifiers spend their time in checker subprocesses.
+    """
+    limit = safe_timeout(timeout)
+    pending: list[tuple[_Job, Future[Score]] | Score] = []
+    for completion, ground_truth in zip(completions, ground_truths, strict=False):
+        try:
+            pending.append(_submit(completion, ground_truth))
+        except Exception as problem:  # the reward boundary
+            pending.append(Score.failed(f"internal error: {type(problem).__name__}", (FORMAT,)))
+    return [item if isinstance(item, Score) else _wait(*item, limit) for item in pending]
+
+
+def finite(value: object) -> float:
     """``value`` when it is a finite number in [0, 1], else 0.0 (a reward must never be NaN)."""
     if isinstance(value, int | float) and math.isfinite(value) and 0 <= value <= 1:
         return float(value)
     return 0.0
 
 
+def safe_timeout(value: object, default: float = DEFAULT_TIMEOUT) -> float:
+    """A usable per-answer timeout: ``value`` when it is a positive finite number, else ``default``."""
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return default
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value > 0:
+        return float(value)
+    return default
+
+
+def default_timeout() -> float:
+    """The per-answer timeout adapters use when not given one: ``$DURE_REWARD_TIMEOUT``, else 30 s."""
+    return safe_timeout(os.environ.get(TIMEOUT_ENV), DEFAULT_TIMEOUT)
+
+
+def _forget_pool() -> None:
+    """In a forked child the parent's pool threads do not exist: start a fresh pool when one is needed."""
+    global _pool, _pool_lock  # reset after fork: verl's prime manager forks its scoring workers
+    _pool, _pool_lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_pool)
+
+
 def _thread_pool() -> ThreadPoolExecutor:
     global _pool  # noqa: PLW0603 - one lazily made pool per process, shared by every adapter
     if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=_POOL_THREADS, thread_name_prefix="dure-reward")
+        with _pool_lock:
+            if _pool is None:
+                _pool = ThreadPoolExecutor(max_workers=_POOL_THREADS, thread_name_prefix="dure-reward")
     return _pool
 
 
 __all__ = [
     "DATA_SOURCE_PREFIX",
     "DEFAULT_TIMEOUT",
+    "TIMEOUT_ENV",
     "completion_text",
+    "decode",
+    "default_timeout",
     "finite",
+    "ground_truth_in",
     "ground_truth_of",
     "is_dure_source",
     "reward",
+    "rewards",
+    "safe_timeout",
     "task_of",
 ]
