@@ -17,9 +17,9 @@ import re
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from dure.corpus.manifest import canonical_name, load_manifest
@@ -195,7 +195,7 @@ class StratumReport:
         return self.verdicts.get(Verdict.KEPT, 0) + self.verdicts.get(Verdict.OVER_QUOTA, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: judgement() caches its index in the instance
 class Selection:
     """Phase 4: the kept task ids in selection order (strata interleaved, best first), a judgement per task
     (sorted by id), the quota used, and scored ids that name no task."""
@@ -206,10 +206,10 @@ class Selection:
     judgements: tuple[Judgement, ...]
     unknown: tuple[str, ...] = ()
     unattributed: int = 0
-    _by_id: dict[str, Judgement] = field(default_factory=dict, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        self._by_id.update((judgement.task_id, judgement) for judgement in self.judgements)
+    @cached_property
+    def _by_id(self) -> dict[str, Judgement]:
+        return {judgement.task_id: judgement for judgement in self.judgements}
 
     def judgement(self, task_id: str) -> Judgement | None:
         """The judgement on a task, if it was among the tasks judged."""
