@@ -78,7 +78,7 @@ def _grouped(inputs: Inputs, plan: SplitPlan) -> dict[tuple[int, str, str], list
 
 
 def build_export(
-    source: Path, settings: ExportSettings = ExportSettings()
+    source: Path, out: Path, settings: ExportSettings = ExportSettings()
 ) -> tuple[dict[str, bytes], ExportResult]:
     """Every file of the export (relative path -> bytes) and its summary, written nowhere yet."""
     inputs = read_inputs(source, settings.phases)
@@ -104,7 +104,7 @@ def build_export(
     counts = {(s.split, s.phase, s.kind): 0 for s in shards}
     for shard in shards:
         counts[shard.split, shard.phase, shard.kind] += shard.rows
-    result = ExportResult(source, tuple(shards), tuple(sorted(files)), config_files, plan, counts)
+    result = ExportResult(out, tuple(shards), tuple(sorted(files)), config_files, plan, counts)
     return files, result
 
 
@@ -155,9 +155,9 @@ def export_tasks(
     anything when the input is bad."""
     source, out = Path(source), Path(out)
     _check_target(out, force)
-    files, result = build_export(source, settings)
+    files, result = build_export(source, out, settings)
     write_folder(out, files, force=force)
-    return ExportResult(out, result.shards, result.files, result.configs, result.plan, result.counts)
+    return result
 
 
 __all__ = [
