@@ -35,6 +35,7 @@ TIMEOUT_ENV = "DURE_REWARD_TIMEOUT"  # every adapter's default timeout, when set
 TASK_CACHE_SIZE = 8192
 QUEUE_LIMIT = 600.0  # seconds an answer may wait for a free scoring thread before it scores 0
 _POOL_THREADS = max(8, 2 * (os.cpu_count() or 1))
+_pool_threads = _POOL_THREADS
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -223,6 +224,15 @@ def default_timeout() -> float:
     return safe_timeout(os.environ.get(TIMEOUT_ENV), DEFAULT_TIMEOUT)
 
 
+def set_threads(count: int) -> None:
+    """Score in ``count`` threads from now on (answers already running finish in the old pool)."""
+    global _pool, _pool_threads  # the one shared pool is replaced
+    with _pool_lock:
+        old, _pool, _pool_threads = _pool, None, max(1, int(count))
+    if old is not None:
+        old.shutdown(wait=False)
+
+
 def _forget_pool() -> None:
     """In a forked child the parent's pool threads do not exist: start a fresh pool when one is needed."""
     global _pool, _pool_lock  # reset after fork: verl's prime manager forks its scoring workers
@@ -237,7 +247,7 @@ def _thread_pool() -> ThreadPoolExecutor:
     if _pool is None:
         with _pool_lock:
             if _pool is None:
-                _pool = ThreadPoolExecutor(max_workers=_POOL_THREADS, thread_name_prefix="dure-reward")
+                _pool = ThreadPoolExecutor(max_workers=_pool_threads, thread_name_prefix="dure-reward")
     return _pool
 
 
@@ -255,5 +265,6 @@ __all__ = [
     "reward",
     "rewards",
     "safe_timeout",
+    "set_threads",
     "task_of",
 ]
