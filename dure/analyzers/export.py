@@ -21,14 +21,13 @@ Nodes and edges are sorted, so the same repository gives the same bytes.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from json.encoder import encode_basestring_ascii as _string  # what json.dumps writes a str as
 from pathlib import Path
 from typing import Any
 
 from dure.analyzers.index import RepoIndex
 from dure.analyzers.model import Definition
+from dure.files import write_atomic
 
 FORMAT_VERSION = 1
 
@@ -87,12 +86,4 @@ def _diagnostics(index: RepoIndex) -> list[str]:
 
 def write_graph(index: RepoIndex, path: Path) -> None:
     """Write :func:`graph_document` atomically (a reader never sees half a file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(graph_text(index) + "\n")  # one write: json.dump to a stream is 5x slower
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomic(path, graph_text(index) + "\n")  # one write: json.dump to a stream is 5x slower

@@ -25,7 +25,7 @@ from dure.curriculum.adaptive import (
     repository_categories,
 )
 from dure.curriculum.phases import CurriculumError, Placement, assign
-from dure.generators.pipeline import write_atomic
+from dure.files import write_atomic
 from dure.tasks.codec import encode_task, read_tasks
 from dure.tasks.model import Task
 

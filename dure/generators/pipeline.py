@@ -16,9 +16,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import re
-import tempfile
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -35,6 +33,7 @@ from dure.analyzers.model import DefinitionKind
 from dure.analyzers.runtime import TestEvidence, collect_evidence
 from dure.corpus.manifest import TestSpec, canonical_name
 from dure.corpus.resolve import Repository
+from dure.files import write_atomic
 from dure.generators._registry import generator_for
 from dure.generators.base import Candidate, Drop, DropReason, Source
 from dure.tasks.codec import encode_task
@@ -283,21 +282,6 @@ def _describe(problem: BaseException) -> str:
     where = traceback.extract_tb(problem.__traceback__)[-1:] if problem.__traceback__ else []
     place = f" at {Path(where[0].filename).name}:{where[0].lineno}" if where else ""
     return f"{type(problem).__name__}: {problem}{place}"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a reader sees the old file or the whole new one, never a part."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _finished(out: Path, shard: str, settings: RunSettings) -> RepoReport | None:
