@@ -67,6 +67,7 @@ def bar_chart(
         title,
         x_label=x_label + (" (%)" if percent else ""),
         limit=scale,
+        unit="%" if percent else "",
     )
 
 
@@ -77,6 +78,7 @@ def stacked_bar_chart(
     *,
     x_label: str,
     limit: float | None = None,
+    unit: str = "",
 ) -> str:
     """One horizontal bar per category, split into the named series (a legend when there are several)."""
     totals = [sum(values[i] for _, values in series) for i in range(len(categories))]
@@ -106,14 +108,14 @@ def stacked_bar_chart(
             width = plot_width * values[row] / top
             if values[row] <= 0:
                 continue
-            tip = f"{category}{' / ' + name if name else ''}: {_number(values[row])}"
+            tip = f"{category}{' / ' + name if name else ''}: {_number(values[row])}{unit}"
             colour = PALETTE[position % len(PALETTE)]
             parts.append(
                 f'<rect x="{x:.1f}" y="{y + 3}" width="{max(width, 1):.1f}" height="{ROW - 6}" '
                 f'fill="{colour}"><title>{escape(tip)}</title></rect>'
             )
             x += width
-        parts.append(f'<text x="{x + 4:.1f}" y="{y + 15}" class="value">{_number(totals[row])}</text>')
+        parts.append(f'<text x="{x + 4:.1f}" y="{y + 15}" class="value">{_number(totals[row])}{unit}</text>')
     axis_y = chart_top + ROW * len(categories) + 4
     parts.extend(_x_axis(label_width, plot_width, axis_y, marks, x_label))
     parts.append("</svg>")
@@ -159,7 +161,7 @@ def histogram(
 ) -> str:
     """Vertical bars counting ``values`` per bin (see :func:`bins_of`), with the count axis labelled."""
     counted = bins_of(values, bins)
-    marks = ticks(_scale_max([float(n) for _, n in counted]), 2)
+    marks = ticks(_scale_max([float(n) for _, n in counted]))
     top = marks[-1]
     left, plot_top, plot_height = 48, 30, 150
     plot_width = WIDTH - left - 16
