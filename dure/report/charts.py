@@ -136,31 +136,40 @@ def _x_axis(left: float, width: float, y: float, marks: Sequence[float], label: 
     return parts
 
 
-def bins_of(values: Sequence[float], bins: int) -> list[tuple[str, int]]:
-    """``(range label, count)`` per bin: one per value for small whole numbers, else ``bins`` equal ones."""
+def bins_of(
+    values: Sequence[float], bins: int, bounds: tuple[float, float] | None = None
+) -> list[tuple[str, int]]:
+    """``(range label, count)`` per bin: one per value for small whole numbers, else ``bins`` equal ones
+    (over ``bounds`` when given, e.g. scores over [0, 1])."""
     if not values:
         return []
-    low, high = min(values), max(values)
-    if all(float(v).is_integer() for v in values) and high - low < bins * 2:
+    low, high = bounds if bounds is not None else (min(values), max(values))
+    if bounds is None and all(float(v).is_integer() for v in values) and high - low < bins * 2:
         counts = {int(v): 0 for v in range(int(low), int(high) + 1)}
         for value in values:
             counts[int(value)] += 1
         return [(str(key), count) for key, count in sorted(counts.items())]
     width = (high - low) / bins or 1.0
-    if all(float(v).is_integer() for v in values):
+    if bounds is None and all(float(v).is_integer() for v in values):
         width = math.ceil(width)
     counted = [0] * bins
     for value in values:
-        counted[min(int((value - low) / width), bins - 1)] += 1
+        counted[max(min(int((value - low) / width), bins - 1), 0)] += 1
     edges = [(low + i * width, low + (i + 1) * width) for i in range(bins)]
     return [(f"{_number(a)}\u2013{_number(b)}", n) for (a, b), n in zip(edges, counted, strict=True)]
 
 
 def histogram(
-    values: Sequence[float], title: str, *, x_label: str, y_label: str = "tasks", bins: int = 10
+    values: Sequence[float],
+    title: str,
+    *,
+    x_label: str,
+    y_label: str = "tasks",
+    bins: int = 10,
+    bounds: tuple[float, float] | None = None,
 ) -> str:
     """Vertical bars counting ``values`` per bin (see :func:`bins_of`), with the count axis labelled."""
-    counted = bins_of(values, bins)
+    counted = bins_of(values, bins, bounds)
     marks = ticks(_scale_max([float(n) for _, n in counted]))
     top = marks[-1]
     left, plot_top, plot_height = 48, 30, 150

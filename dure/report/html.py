@@ -252,7 +252,11 @@ def _scores(scores: ScoreSummary) -> str:
         bar_chart(mean_phase, "Mean score by phase", x_label="mean score", limit=1.0),
     ]
     if scores.values:
-        charts.append(histogram(scores.values, "Scores of the answers", x_label="score", y_label="answers"))
+        charts.append(
+            histogram(
+                scores.values, "Scores of the answers", x_label="score", y_label="answers", bounds=(0.0, 1.0)
+            )
+        )
     return _section(
         "scores",
         "Scores",
