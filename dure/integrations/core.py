@@ -136,50 +136,82 @@ def decode(ground_truth: object) -> Task | Score:
         return Score.failed(f"bad ground truth: {type(problem).__name__}: {str(problem)[:200]}", (FORMAT,))
 
 
-class _Job:
-    """One answer to score in a pool thread; it records when it started, which is when its clock starts."""
+class _Chunk:
+    """Answers a pool thread scores one after another, saying which one it is on and since when.
 
-    __slots__ = ("started", "task", "text", "when")
+    Scoring answers in chunks keeps the hand-off to the pool off the per-answer cost; the per-answer clock
+    still starts when each answer starts. A chunk whose current answer overruns is abandoned: that answer
+    scores 0 and the rest of the chunk goes to another thread.
+    """
 
-    def __init__(self, task: Task, text: str) -> None:
-        self.task, self.text = task, text
+    def __init__(self, items: list[tuple[int, Task, str]]) -> None:
+        self.items = items
         self.started = threading.Event()
-        self.when = 0.0
+        self.current = (0, 0.0)  # (position in items, monotonic start); replaced whole, so read whole
+        self.results: dict[int, Score] = {}
+        self.abandoned = False
 
-    def run(self) -> Score:
-        self.when = time.monotonic()
+    def run(self) -> None:
+        self.current = (0, time.monotonic())
         self.started.set()
-        return score(self.task, self.text)
+        for position, (index, task, text) in enumerate(self.items):
+            if self.abandoned:
+                return
+            self.current = (position, time.monotonic())
+            self.results[index] = score(task, text)
 
 
-def _submit(completion: object, ground_truth: object) -> tuple[_Job, Future[Score]] | Score:
-    task = decode(ground_truth)
-    if isinstance(task, Score):
-        return task
-    job = _Job(task, completion_text(completion))
-    return job, _thread_pool().submit(job.run)
+def _await(chunk: _Chunk, future: Future[None], limit: float) -> list[tuple[int, Task, str]]:
+    """Wait for ``chunk``; returns the answers still to score elsewhere when one of them timed out."""
+    if not chunk.started.wait(QUEUE_LIMIT):
+        future.cancel()
+        chunk.abandoned = True
+        for index, task, _ in chunk.items:
+            chunk.results[index] = Score.failed(
+                f"no scoring thread was free for {QUEUE_LIMIT:g} s", components_of(task)
+            )
+        return []
+    while True:
+        position, since = chunk.current
+        try:
+            future.result(timeout=max(0.001, since + limit - time.monotonic()))
+            return []
+        except FutureTimeout:
+            if chunk.current != (position, since):
+                continue  # it moved on to the next answer meanwhile
+            chunk.abandoned = True
+            index, task, _ = chunk.items[position]
+            if index not in chunk.results:
+                chunk.results[index] = Score.failed(f"timed out after {limit:g} s", components_of(task))
+            return chunk.items[position + 1 :]
 
 
-def _wait(job: _Job, future: Future[Score], timeout: float) -> Score:
-    try:
-        if not job.started.wait(QUEUE_LIMIT):
-            future.cancel()
-            return Score.failed(f"no scoring thread was free for {QUEUE_LIMIT:g} s", components_of(job.task))
-        remaining = job.when + timeout - time.monotonic()
-        return future.result(timeout=max(0.0, remaining))
-    except FutureTimeout:
-        return Score.failed(f"timed out after {timeout:g} s", components_of(job.task))
-    except Exception as problem:  # score() never raises; this guards the pool itself
-        return Score.failed(f"internal error: {type(problem).__name__}", components_of(job.task))
+def _score_all(items: list[tuple[int, Task, str]], limit: float) -> dict[int, Score]:
+    pool = _thread_pool()
+    size = max(1, min(64, -(-len(items) // _pool_threads)))
+    waiting = [_Chunk(items[i : i + size]) for i in range(0, len(items), size)]
+    futures = [pool.submit(chunk.run) for chunk in waiting]
+    results: dict[int, Score] = {}
+    while waiting:
+        chunk, future = waiting.pop(0), futures.pop(0)
+        try:
+            rest = _await(chunk, future, limit)
+        except Exception as problem:  # score() never raises; this guards the pool itself
+            rest = []
+            for index, task, _ in chunk.items:
+                chunk.results.setdefault(index, Score.failed(f"internal error: {type(problem).__name__}",
+                                                             components_of(task)))  # fmt: skip
+        done = {i for i, _, _ in rest}
+        results.update((i, r) for i, r in list(chunk.results.items()) if i not in done)
+        if rest:
+            waiting.insert(0, _Chunk(rest))
+            futures.insert(0, pool.submit(waiting[0].run))
+    return results
 
 
 def reward(completion: object, ground_truth: object, *, timeout: float = DEFAULT_TIMEOUT) -> Score:
     """The score of one completion (text or chat messages) against a row's ground truth; never raises."""
-    try:
-        submitted = _submit(completion, ground_truth)
-        return submitted if isinstance(submitted, Score) else _wait(*submitted, safe_timeout(timeout))
-    except Exception as problem:  # e.g. the pool cannot start a thread: still a score, not an exception
-        return Score.failed(f"internal error: {type(problem).__name__}: {str(problem)[:200]}", (FORMAT,))
+    return rewards([completion], [ground_truth], timeout=timeout)[0]
 
 
 def rewards(
@@ -190,14 +222,22 @@ def rewards(
     Threads rather than processes: a set, path or exact answer scores in tens of microseconds, far less
     than handing it to another process, and the slow verifiers spend their time in checker subprocesses.
     """
-    limit = safe_timeout(timeout)
-    pending: list[tuple[_Job, Future[Score]] | Score] = []
-    for completion, ground_truth in zip(completions, ground_truths, strict=False):
-        try:
-            pending.append(_submit(completion, ground_truth))
-        except Exception as problem:  # the reward boundary
-            pending.append(Score.failed(f"internal error: {type(problem).__name__}", (FORMAT,)))
-    return [item if isinstance(item, Score) else _wait(*item, limit) for item in pending]
+    try:
+        results: list[Score | None] = []
+        items: list[tuple[int, Task, str]] = []
+        for completion, ground_truth in zip(completions, ground_truths, strict=False):
+            task = decode(ground_truth)
+            if isinstance(task, Score):
+                results.append(task)
+            else:
+                items.append((len(results), task, completion_text(completion)))
+                results.append(None)
+        scored = _score_all(items, safe_timeout(timeout)) if items else {}
+        failed = Score.failed("internal error: not scored", (FORMAT,))
+        return [r if r is not None else scored.get(i, failed) for i, r in enumerate(results)]
+    except Exception as problem:  # e.g. the pool cannot start a thread: still scores, not an exception
+        failed = Score.failed(f"internal error: {type(problem).__name__}: {str(problem)[:200]}", (FORMAT,))
+        return [failed] * len(results)
 
 
 def finite(value: object) -> float:
