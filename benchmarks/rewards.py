@@ -115,6 +115,11 @@ def main() -> int:  # noqa: PLR0915 - one timed step after another reads best in
     timed(f"verl compute_score_batch, batches of {args.batch} (threads)", verl_batches)
     items = list(zip(tasks, texts, strict=True))
     timed("score_batch, 2 worker processes (start-up included)", lambda: score_batch(items, workers=2))
+    batches = [items[i : i + args.batch] for i in range(0, count, args.batch)]
+    timed(
+        f"score_batch, 2 worker processes, batches of {args.batch}",
+        lambda: [score_batch(batch, workers=2) for batch in batches],
+    )
 
     def trl_batches() -> None:
         for part in chunks(pairs, args.batch):

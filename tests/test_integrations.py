@@ -128,6 +128,27 @@ def test_core_timeout_gives_zero_in_bounded_time(slow_scoring: threading.Event) 
     assert set(result.components) == {"format", "precision", "recall", "f1"}
 
 
+def test_core_batch_times_out_only_the_hung_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+    real = core.score
+
+    def hangs_on_one(task: Task, text: str) -> Any:
+        if text == "HANG":
+            release.wait(5)
+        return real(task, text)
+
+    monkeypatch.setattr(core, "score", hangs_on_one)
+    texts = [right(SET)] * 40 + ["HANG"] + [right(SET)] * 40
+    started = time.monotonic()
+    try:
+        results = core.rewards(texts, [ground_truth_of(SET)] * len(texts), timeout=0.3)
+    finally:
+        release.set()
+    assert time.monotonic() - started < 3
+    assert [r.value for r in results] == [1.0] * 40 + [0.0] + [1.0] * 40
+    assert results[40].error == "timed out after 0.3 s"
+
+
 def test_core_batch_keeps_order_and_length() -> None:
     texts = [right(t) for t in TASKS] + [wrong(t) for t in TASKS] + [MALFORMED]
     truths = [ground_truth_of(t) for t in TASKS] * 2 + [None]
