@@ -63,12 +63,19 @@ document.querySelectorAll("table.sortable").forEach(function (table) {
 """.strip()
 
 
-def table(header: Sequence[str], rows: Sequence[Sequence[Cell]], *, sortable: bool = True) -> str:
-    """An escaped HTML table; numbers are right-aligned."""
+def table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[Cell]],
+    *,
+    footer: Sequence[Cell] | None = None,
+    sortable: bool = True,
+) -> str:
+    """An escaped HTML table; numbers are right-aligned; a totals ``footer`` row stays last when sorted."""
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
     body = "\n".join("<tr>" + "".join(_cell(c) for c in row) + "</tr>" for row in rows)
+    foot = "" if footer is None else "<tfoot><tr>" + "".join(_cell(c) for c in footer) + "</tr></tfoot>"
     css = ' class="sortable"' if sortable else ""
-    return f"<table{css}><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>"
+    return f"<table{css}><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody>{foot}</table>"
 
 
 def _cell(value: Cell) -> str:
@@ -116,8 +123,8 @@ def _kinds(summary: DatasetSummary) -> str:
         row = [counts.get((kind, p), 0) for p in summary.phases]
         rows.append((kind, *row, sum(row)))
     totals = [sum(counts.get((k, p), 0) for k in summary.kinds) for p in summary.phases]
-    rows.append(("all", *totals, sum(totals)))
-    return _section("kinds", "Tasks by kind and phase", chart, table(header, rows))
+    footer: tuple[Cell, ...] = ("all", *totals, sum(totals))
+    return _section("kinds", "Tasks by kind and phase", chart, table(header, rows, footer=footer))
 
 
 def _repositories(summary: DatasetSummary) -> str:
@@ -224,13 +231,13 @@ def _generation(summary: DatasetSummary) -> str:
     )
 
 
-def _score_rows(rows: Sequence[ScoreRow]) -> str:
+def _score_cells(r: ScoreRow) -> tuple[Cell, ...]:
+    return (r.label, r.tasks, r.answers, r.missing, r.errors, r.passed, f"{r.pass_rate:.1%}", r.mean)
+
+
+def _score_rows(rows: Sequence[ScoreRow], total: ScoreRow) -> str:
     header = ("group", "tasks", "answers", "missing", "errors", "passed", "pass rate", "mean score")
-    cells = [
-        (r.label, r.tasks, r.answers, r.missing, r.errors, r.passed, f"{r.pass_rate:.1%}", r.mean)
-        for r in rows
-    ]
-    return table(header, cells)
+    return table(header, [_score_cells(r) for r in rows], footer=_score_cells(total))
 
 
 def _scores(scores: ScoreSummary) -> str:
@@ -263,9 +270,9 @@ def _scores(scores: ScoreSummary) -> str:
         lead,
         '<div class="grid">' + "\n".join(charts) + "</div>",
         "<h3>By kind</h3>",
-        _score_rows([*scores.by_kind, total]),
+        _score_rows(scores.by_kind, total),
         "<h3>By phase</h3>",
-        _score_rows([*scores.by_phase, total]),
+        _score_rows(scores.by_phase, total),
     )
 
 
