@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]  # no stubs shipped
-import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from dure.export.rows import ROW_SCHEMA, rows_table
 from dure.export.splits import SPLITS

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]  # no stubs shipped
+import pyarrow as pa
 
 from dure.integrations.core import DATA_SOURCE_PREFIX, ground_truth_of
 from dure.tasks.frozen import thaw

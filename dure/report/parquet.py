@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-import pyarrow.parquet as pq  # type: ignore[import-untyped]
+import pyarrow.parquet as pq
 
 from dure.integrations.core import task_of
 from dure.report.data import Entry, ReportError, with_prompt
