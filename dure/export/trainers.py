@@ -64,6 +64,7 @@ def guide(lists: Mapping[str, Mapping[str, list[str]]]) -> str:
     """``trainers/README.md``: how each trainer reads this folder and scores with dure."""
     names = ", ".join(f"`{name}`" for name in lists)
     example = next((name for name in lists if name.startswith("phase-")), ALL_CONFIG)
+    phase = json.dumps(example.removeprefix("phase-")) if example.startswith("phase-") else "None"
     return f"""# Feeding this export to a trainer
 
 Explicit file lists, relative to the export folder, for the configs {names}:
@@ -123,6 +124,14 @@ python -m openrlhf.cli.train_ppo_ray \\
 
 ## SkyRL
 
+Register the environment once in your entrypoint (it needs skyrl-gym), then point the data at the files of
+`files/<config>.<split>.txt`:
+
+```python
+import dure.integrations.skyrl
+dure.integrations.skyrl.register()   # env_class "dure" -> dure.integrations.skyrl:DureTextEnv
+```
+
 ```bash
 python -m skyrl_train.entrypoints.main_base \\
   data.train_data="['path/to/this/folder/data/1/callers/train-00000-of-00001.parquet']" \\
@@ -130,20 +139,19 @@ python -m skyrl_train.entrypoints.main_base \\
   environment.env_class=dure
 ```
 
-Rows carry `env_class: dure` and `reward_spec: {{method: rule, ground_truth}}`; `dure.integrations.skyrl`
-provides the environment.
+Rows carry `env_class: dure` and `reward_spec: {{method: rule, ground_truth}}`; the environment scores the
+one answer of each episode.
 
-## verifiers
+## verifiers (0.4, `pip install 'dure[verifiers]'`)
 
 ```python
-from datasets import load_dataset
-import dure.integrations.verifiers_env as dure_vf
+from dure.integrations.verifiers_env import DureTaskset, DureTasksetConfig
 
-dataset = load_dataset("path/to/this/folder", "{example}")["train"]   # question, answer, info columns
+taskset = DureTaskset(DureTasksetConfig(path="path/to/this/folder", phase={phase}, split="train"))
 ```
 
-`answer` holds the ground truth and `info` the same struct as `extra_info`; `dure.integrations.verifiers_env`
-builds the environment and rubric. rLLM: `dure.integrations.rllm`.
+Each task's `dure` reward scores the rollout's last reply. The `question`, `answer` and `info` columns
+serve setups on the older `verifiers` API. rLLM: `dure.integrations.rllm.dure_reward_fn`.
 """
 
 
