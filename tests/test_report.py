@@ -261,6 +261,7 @@ def test_scores_add_pass_rates_by_kind_and_phase(tmp_path: Path, capsys: pytest.
     listed = [*tasks()[:4], hostile_task(repo=OTHER)]  # the tasks of generate_dir
     lines = [
         {"task_id": listed[0].id, "kind": "callers", "phase": 1, "value": 1.0, "passed": True},
+        {"task_id": listed[0].id, "kind": "callers", "phase": 1, "value": 0.0, "passed": False},  # 2nd sample
         {"task_id": listed[1].id, "kind": "callees", "phase": 1, "value": 0.5, "passed": False},
         {
             "task_id": listed[3].id,
@@ -284,17 +285,18 @@ def test_scores_add_pass_rates_by_kind_and_phase(tmp_path: Path, capsys: pytest.
     scores.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     root = generate_dir(tmp_path / "gen")
     page, printed = report_page([str(root), "--scores", str(scores)], capsys)
-    assert printed.splitlines()[1].endswith("; 2/5 passed, mean score 0.500")
+    assert printed.splitlines()[1].endswith("; pass rate 30.0%, mean score 0.400 over 5 tasks")
     assert "Scores" in page.headings
     header = ("group", "tasks", "answers", "missing", "errors", "passed", "pass rate", "mean score")
     by_kind = page.table(*header)
     assert by_kind["definition"] == ["2", "2", "0", "1", "1", "50.0%", "0.500"]
     assert by_kind["call-path"] == ["1", "0", "1", "0", "0", "0.0%", "0"]
     assert by_kind["callees"] == ["1", "1", "0", "0", "0", "0.0%", "0.500"]
-    assert by_kind["all"] == ["5", "4", "1", "1", "2", "40.0%", "0.500"]
+    assert by_kind["callers"] == ["1", "2", "0", "0", "1", "50.0%", "0.500"]  # every sample counts
+    assert by_kind["all"] == ["5", "5", "1", "1", "2", "30.0%", "0.400"]
     by_phase = [table for table in page.tables if table[0] == list(header)][1]
     rows = {row[0]: row[1:] for row in by_phase[1:]}
-    assert rows["phase 1"] == ["4", "3", "1", "1", "1", "25.0%", "0.375"]
+    assert rows["phase 1"] == ["4", "4", "1", "1", "1", "12.5%", "0.250"]
     assert rows["phase 2"] == ["1", "1", "0", "0", "1", "100.0%", "1"]
     text = (root / "report.html").read_text(encoding="utf-8")
     assert "1 malformed answer lines, 1 scores of tasks not in this dataset" in text

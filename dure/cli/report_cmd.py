@@ -43,6 +43,6 @@ def report(path: Path, scores: Path | None, out: Path | None, samples: int) -> i
     )
     if summary.scores is not None:
         total = summary.scores.total
-        line += f"; {total.passed}/{total.tasks} passed, mean score {total.mean:.3f}"
+        line += f"; pass rate {total.pass_rate:.1%}, mean score {total.mean:.3f} over {total.tasks} tasks"
     click.echo(line)
     return int(ExitCode.OK)

@@ -7,6 +7,7 @@ mix drawn from the other phases, so a task of the mix also keeps its place in it
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -139,8 +140,8 @@ def _place(read: list[tuple[int | None, Task]], mix: int | None) -> list[Placed]
         for phase, task in read:
             if phase == mix:
                 own = home.get(task.id, task.phase)
-                if own != mix:
-                    put(own, task)
+                if own != mix:  # the mix's copy carries phase 4; in its own phase it carries that phase
+                    put(own, dataclasses.replace(task, phase=own))
     return [Placed(seen[key], key[0]) for key in order]
 
 

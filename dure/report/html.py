@@ -243,8 +243,10 @@ def _score_rows(rows: Sequence[ScoreRow], total: ScoreRow) -> str:
 def _scores(scores: ScoreSummary) -> str:
     total = scores.total
     lead = (
-        f"<p>{total.answers} of {total.tasks} tasks answered ({total.missing} missing, scored 0); "
-        f"{total.passed} passed ({total.pass_rate:.1%}), mean score {total.mean:.3f}. "
+        f"<p>{total.tasks - total.missing} of {total.tasks} tasks answered ({total.missing} missing, "
+        f"scored 0), {total.answers} answers in all, {total.passed} of them passed. Pass rate "
+        f"{total.pass_rate:.1%} and mean score {total.mean:.3f}, each a mean over tasks of the mean over "
+        "the task's samples. "
         f"{scores.malformed} malformed answer lines, "
         f"{scores.unknown} scores of tasks not in this dataset.</p>"
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from dure.report.data import Dataset, RunReport, ScoreRecord
@@ -73,15 +73,12 @@ class ScoreRow:
 
     label: str
     tasks: int
-    answers: int
-    missing: int
+    answers: int  # answer lines: a task may have several samples
+    missing: int  # tasks without any answer (they count as 0)
     errors: int
-    passed: int
-    mean: float
-
-    @property
-    def pass_rate(self) -> float:
-        return self.passed / self.tasks if self.tasks else 0.0
+    passed: int  # answer lines that passed
+    pass_rate: float  # mean over tasks of the share of its samples that passed
+    mean: float  # mean over tasks of its samples' mean score
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,9 +238,10 @@ def _samples(tasks: Sequence[Task], per_kind: int) -> tuple[Sample, ...]:
 
 
 def summarise_scores(tasks: Sequence[Task], records: Sequence[ScoreRecord]) -> ScoreSummary:
-    """Scores matched to tasks by id; the first score of a task counts, later repeats are ignored."""
+    """Scores matched to tasks by id. Several samples of a task all count: a task's pass rate is the share
+    of its samples that passed and its score their mean, and a task without an answer counts as 0."""
     known = {task.id: task for task in tasks}
-    found: dict[str, ScoreRecord] = {}
+    found: dict[str, list[ScoreRecord]] = defaultdict(list)
     unknown = malformed = 0
     for record in records:
         if record.task_id is None:
@@ -251,7 +249,7 @@ def summarise_scores(tasks: Sequence[Task], records: Sequence[ScoreRecord]) -> S
         elif record.task_id not in known:
             unknown += 1
         else:
-            found.setdefault(record.task_id, record)
+            found[record.task_id].append(record)
     by_kind: dict[str, list[Task]] = defaultdict(list)
     by_phase: dict[int, list[Task]] = defaultdict(list)
     for task in tasks:
@@ -263,18 +261,20 @@ def summarise_scores(tasks: Sequence[Task], records: Sequence[ScoreRecord]) -> S
         total=_score_row("all", tasks, found),
         malformed=malformed,
         unknown=unknown,
-        values=tuple(sorted(record.value for record in found.values())),
+        values=tuple(sorted(record.value for group in found.values() for record in group)),
     )
 
 
-def _score_row(label: str, tasks: Sequence[Task], found: dict[str, ScoreRecord]) -> ScoreRow:
-    results = [found[task.id] for task in tasks if task.id in found]
+def _score_row(label: str, tasks: Sequence[Task], found: Mapping[str, list[ScoreRecord]]) -> ScoreRow:
+    answered = [found[task.id] for task in tasks if found.get(task.id)]
+    count = len(tasks)
     return ScoreRow(
         label=label,
-        tasks=len(tasks),
-        answers=len(results),
-        missing=len(tasks) - len(results),
-        errors=sum(record.error is not None for record in results),
-        passed=sum(record.passed for record in results),
-        mean=sum(record.value for record in results) / len(tasks) if tasks else 0.0,
+        tasks=count,
+        answers=sum(len(group) for group in answered),
+        missing=count - len(answered),
+        errors=sum(record.error is not None for group in answered for record in group),
+        passed=sum(record.passed for group in answered for record in group),
+        pass_rate=sum(sum(r.passed for r in g) / len(g) for g in answered) / count if count else 0.0,
+        mean=sum(sum(r.value for r in g) / len(g) for g in answered) / count if count else 0.0,
     )
