@@ -133,3 +133,80 @@ def test_patched_workspaces_apply_and_keep_the_tests_passing(runs: tuple[Path, P
         alone = list(pool.map(lambda task_id: _tests_pass([by_id[task_id]], tmp_path / "alone"), suspects))
     failed = [(ids[0], output) for ids, code, output in alone if code != 0]
     assert not failed, failed[:3]
+
+
+def _answers(tasks: list[Task], path: Path) -> None:
+    """Two samples per task: both right for every third task, both malformed for the next, else one each."""
+    lines = []
+    for number, task in enumerate(sorted(tasks, key=lambda t: t.id)):
+        right = {"task_id": task.id, "answer": thaw(task.answer)}
+        malformed = {"task_id": task.id, "completion": "no answer here"}
+        pair = [(right, right), (malformed, malformed), (right, malformed)][number % 3]
+        lines += [json.dumps(sample) for sample in pair]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_tasks_go_through_curriculum_export_datasets_every_adapter_and_the_report(
+    runs: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's path from generated tasks to a trainer: every reference answer scores 1.0 through every
+    adapter, called as its trainer calls it, on rows loaded back with the real datasets library."""
+    datasets = pytest.importorskip("datasets")
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    tasks = {task.id: task for task in _tasks(runs[0])}
+    answers, scores = tmp_path / "answers.jsonl", tmp_path / "scores.jsonl"
+    _answers(list(tasks.values()), answers)
+    all_tasks = tmp_path / "tasks.jsonl"
+    all_tasks.write_text("".join(p.read_text() for p in sorted((runs[0] / "tasks").glob("*.jsonl"))))
+    assert main(["score", str(all_tasks), str(answers), "--out", str(scores), "--workers", "0"]) == 0
+
+    curriculum, export = tmp_path / "curriculum", tmp_path / "export"
+    assert main(["curriculum", str(runs[0]), "--out", str(curriculum), "--scores", str(scores)]) == 0
+    phase_4 = read_tasks(curriculum / "phase-4.jsonl")
+    ordered = sorted(tasks)
+    sometimes = {task_id for number, task_id in enumerate(ordered) if number % 3 == 2}
+    assert phase_4
+    assert {task.id for task in phase_4} <= sometimes  # never the always- or never-solved tasks
+    assert main(["export", str(curriculum), "--out", str(export)]) == 0
+
+    loaded = datasets.load_dataset(str(export))
+    rows = [row for split in loaded.values() for row in split]
+    assert {row["task_id"] for row in rows} == set(tasks)
+    repositories = {split: {row["extra_info"]["repo_name"] for row in loaded[split]} for split in loaded}
+    assert sum(len(names) for names in repositories.values()) == len(set().union(*repositories.values()))
+    for kind in {task.kind.value for task in tasks.values()}:
+        assert sum(len(split) for split in datasets.load_dataset(str(export), kind).values()) > 0
+
+    from dure.integrations import openrlhf, rllm, skyrl, trl, verl  # noqa: PLC0415 - after the run
+
+    replies = [f"Answer:\n<answer>{json.dumps(thaw(tasks[row['task_id']].answer))}</answer>" for row in rows]
+    for row, reply in zip(rows, replies, strict=True):  # verl's naive reward manager, keyword arguments
+        result = verl.compute_score(
+            data_source=row["data_source"],
+            solution_str=reply,
+            ground_truth=row["reward_model"]["ground_truth"],
+            extra_info=row["extra_info"],
+        )
+        assert result["score"] == 1.0, (row["task_id"], result["error"])
+    columns = {key: [row[key] for row in rows] for key in rows[0] if key != "prompt"}
+    assert trl.reward_func(prompts=[r["prompt"] for r in rows], completions=replies, **columns) == [
+        1.0
+    ] * len(rows)
+    prompts = [row["prompt"][-1]["content"] for row in rows]
+    labels = [row["label"] for row in rows]
+    queries = [prompt + reply for prompt, reply in zip(prompts, replies, strict=True)]
+    assert list(openrlhf.reward_func(queries, prompts, labels)["rewards"]) == [1.0] * len(rows)
+    for row, reply in zip(rows[:50], replies, strict=False):
+        assert skyrl.DureTextEnv(env_config={}, extras=row).step(reply)["reward"] == 1.0
+        assert rllm.dure_reward_fn(task_info=row, action=reply).reward == 1.0
+
+    verifiers_env = pytest.importorskip("dure.integrations.verifiers_env")
+    taskset = verifiers_env.DureTaskset(verifiers_env.DureTasksetConfig(path=export, split="train"))
+    assert {task.data.id for task in taskset} == {row["task_id"] for row in loaded["train"]}
+
+    assert main(["report", str(export), "--scores", str(scores)]) == 0
+    page = (export / "report.html").read_text(encoding="utf-8")
+    assert "Scores" in page
+    assert page.count("<svg") >= 8
