@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from pathlib import Path
@@ -205,15 +206,18 @@ def test_curriculum_folder_phase_is_the_file_and_the_mix_keeps_tasks_in_their_ph
     folder = tmp_path / "curriculum"
     folder.mkdir()
     one = [callers_task(repo, 0) for repo in REPOS]
-    only_in_mix = callers_task(REPOS[0], 5, phase=2)
+    only_in_mix = callers_task(REPOS[0], 5)
     write_tasks(folder / "phase-1.jsonl", one)
     write_tasks(folder / "phase-2.jsonl", [path_task(repo) for repo in REPOS])
-    write_tasks(folder / "phase-4.jsonl", [one[0], only_in_mix])
+    mix = [dataclasses.replace(task, phase=4) for task in (one[0], only_in_mix)]  # as dure curriculum writes
+    write_tasks(folder / "phase-4.jsonl", mix)
     (folder / "curriculum.json").write_text('{"phases": 4}\n', encoding="utf-8")
     out = tmp_path / "out"
     export_tasks(folder, out)
     assert sum(sizes(load(out, "phase-4")).values()) == 2
-    assert sum(sizes(load(out, "phase-2")).values()) == 5  # 4 call paths + the mix-only task, home phase 2
+    assert sum(sizes(load(out, "phase-2")).values()) == 4
+    # the mix-only task goes home to the phase its difficulty gives (one file, one hop: phase 1)
+    assert sum(sizes(load(out, "phase-1")).values()) == 5
     assert sum(sizes(load(out)).values()) == 9  # every task once: the mix is left out of "all"
     assert sum(sizes(load(out, "callers")).values()) == 5
 
