@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from dure.curriculum.phases import place
 from dure.errors import DureError
-from dure.generators.difficulty import phase_of
 from dure.tasks.codec import encode_task, read_tasks
 from dure.tasks.model import Task
 
@@ -140,7 +140,7 @@ def _place(read: list[tuple[int | None, Task]], mix: int | None) -> list[Placed]
     if mix is not None:
         for phase, task in read:
             if phase == mix:
-                own = home.get(task.id) or phase_of(task.layer, task.difficulty)
+                own = home.get(task.id) or place(task).phase
                 if own != mix:  # the mix's copy carries phase 4; in its own phase it carries that phase
                     put(own, dataclasses.replace(task, phase=own))
     return [Placed(seen[key], key[0]) for key in order]
