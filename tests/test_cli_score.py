@@ -101,3 +101,15 @@ def test_duplicate_task_ids_are_an_error(tmp_path: Path, capsys: pytest.CaptureF
     write_tasks(tasks, [all_tasks()[0], all_tasks()[0]])
     assert main(["score", str(tasks), str(answers_file(tmp_path, reference_lines()))]) == ExitCode.ERROR
     assert "appears more than once" in capsys.readouterr().err
+
+
+def test_a_generate_output_directory_is_read_shard_by_shard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tasks = all_tasks()
+    (tmp_path / "out" / "tasks").mkdir(parents=True)
+    write_tasks(tmp_path / "out" / "tasks" / "a-1.0.jsonl", tasks[:2])
+    write_tasks(tmp_path / "out" / "tasks" / "b-2.0.jsonl", tasks[2:])
+    answers = answers_file(tmp_path, reference_lines())
+    assert main(["score", str(tmp_path / "out"), str(answers), "--workers", "0"]) == ExitCode.OK
+    assert "4 scored, 0 malformed, 0 unknown task ids, 0 tasks without an answer" in capsys.readouterr().out

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from dure.cli._base import ExitCode, reports_errors
+from dure.curriculum import load_tasks
 from dure.scoring import DEFAULT_TIMEOUT, BatchItem, score_batch
 from dure.tasks.codec import decode_answer, iter_lines, read_tasks, score_to_json
 from dure.tasks.errors import AnswerError, TaskError
@@ -71,7 +72,7 @@ def print_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
 
 
 @click.command()
-@click.argument("tasks_path", metavar="TASKS", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("tasks_path", metavar="TASKS", type=click.Path(exists=True, path_type=Path))
 @click.argument(
     "answers_path", metavar="ANSWERS", type=click.Path(exists=True, dir_okay=False, path_type=Path)
 )
@@ -82,12 +83,13 @@ def print_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
 )
 @reports_errors
 def score(tasks_path: Path, answers_path: Path, out: Path | None, workers: int | None, timeout: float) -> int:
-    """Score the answers in ANSWERS against the tasks in TASKS (both JSONL).
+    """Score the answers in ANSWERS against the tasks in TASKS (a JSONL file, or a `dure generate` output
+    directory).
 
     An answer line is {"task_id": ..., "answer": <JSON>} or {"task_id": ..., "completion": "<free text>"}.
     Exits 1 when a line is malformed, names an unknown task, or a task has no answer.
     """
-    listed = read_tasks(tasks_path)
+    listed = load_tasks(tasks_path) if tasks_path.is_dir() else read_tasks(tasks_path)
     tasks = {task.id: task for task in listed}
     if len(tasks) != len(listed):
         duplicate = Counter(task.id for task in listed).most_common(1)[0][0]
