@@ -360,3 +360,65 @@ def test_pyright_exact_equivalent_and_wrong() -> None:
     assert credit(with_slot(DESCRIBE_RETURN, "int"), DESCRIBE_RETURN, "pyright") == (0.0, "wrong")
     result = score_answer(task("pyright"), freeze(with_slot(DESCRIBE_RETURN, "int")))
     assert str(result.details["checker"]).startswith("pyright ")
+
+
+def cached_task(repo: RepoRef) -> Task:
+    """The fixture task without its ``files``: the repository must come from the corpus cache."""
+    base = types_task(baseline=baseline_of(types_task()))
+    params = {key: value for key, value in thaw(base.verifier.params).items() if key != "files"}
+    return make_task(
+        kind="type-completion",
+        repo=repo,
+        prompt=base.prompt,
+        inputs=base.inputs,
+        answer=base.answer,
+        answer_schema=base.answer_schema,
+        verifier=VerifierSpec("types", freeze_object(params)),
+    )
+
+
+def test_an_exact_answer_scores_one_without_the_repository_at_hand() -> None:
+    """A trainer node that never fetched the repository still rewards the reference (no checker needed)."""
+    missing = cached_task(RepoRef("not-fetched", "1.0", "local", "ab" * 32))
+    assert score_answer(missing, freeze(GOLD)).value == 1.0
+    judged = score_answer(missing, freeze(with_slot(UPPER_RETURN, "Names")))
+    assert judged.value == 0.0
+    assert judged.error is not None
+    assert "not in the corpus cache" in judged.error
+
+
+def test_a_registry_repository_is_fetched_when_an_answer_needs_the_checker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tree = tmp_path / "fixture-2.0"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "__init__.py").write_text("")
+    (tree / PATH).write_text(SOURCE)
+    asked: list[tuple[str, str, str]] = []
+
+    def fetch(spec: Any) -> Path:
+        asked.append((spec.name, spec.version, spec.sha256))
+        return tree
+
+    monkeypatch.setattr("dure.verifiers.types.fetch_package", fetch)
+    registry = RepoRef("fixture", "2.0", "pypi", "ee" * 32)
+    result = score_answer(cached_task(registry), freeze(with_slot(UPPER_RETURN, "Names")))
+    assert result.error is None, result.error
+    assert result.value == 1.0
+    assert asked == [("fixture", "2.0", "ee" * 32)]
+
+
+def test_a_failed_fetch_is_a_clear_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dure.errors import FetchError  # noqa: PLC0415
+
+    def offline(spec: Any) -> Path:
+        raise FetchError(spec.name, "no network")
+
+    monkeypatch.setattr("dure.verifiers.types.fetch_package", offline)
+    registry = RepoRef("fixture", "3.0", "pypi", "dd" * 32)
+    result = score_answer(cached_task(registry), freeze(with_slot(UPPER_RETURN, "Names")))
+    assert result.value == 0.0
+    assert result.error is not None
+    assert (
+        "fixture 3.0 is not in the corpus cache and could not be fetched: fixture: no network" in result.error
+    )

@@ -109,8 +109,8 @@ def module_task(
 def test_modules_of_one_repository_share_a_tree_and_see_each_others_files() -> None:
     a = module_task("pkg.a", A_SOURCE, {"pkg.a.count:return": "int"}, {"pkg/b.py": B_ANNOTATED})
     b = module_task("pkg.b", B_SOURCE, {"pkg.b.twice:return": "int"}, {"pkg/a.py": A_ANNOTATED})
-    context_a = prepare(a.repo.sha256, a.answer, a.verifier.params).context
-    context_b = prepare(b.repo.sha256, b.answer, b.verifier.params).context
+    context_a = prepare(a.repo, a.answer, a.verifier.params).context
+    context_b = prepare(b.repo, b.answer, b.verifier.params).context
     assert context_a.key == context_b.key
     assert context_a.files_digest != context_b.files_digest
     # b's check needs a annotated (its task's files), a's check has a stripped: the shared tree follows each.

@@ -539,7 +539,7 @@ def _defs(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFu
 
 def _checked_functions(task: Task, plan: _ModulePlan) -> frozenset[str] | None:
     """The askable functions the checker checks, or ``None`` when it does not reach the module's end."""
-    prepared = prepare(task.repo.sha256, task.answer, task.verifier.params)
+    prepared = prepare(task.repo, task.answer, task.verifier.params)
     text, canaries = canaried(plan.text, [s.qualname for s in plan.askable])
     flagged = {d.line for d in get_checker().check(prepared.context, text, prepared.settings)}
     if max(canaries) not in flagged:

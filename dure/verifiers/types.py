@@ -8,7 +8,9 @@ annotation. Parameters (``task.verifier.params``):
 ``path``              its path relative to the import root, e.g. ``"click/core.py"`` (required)
 ``source``            the module as the agent sees it, annotations stripped (required)
 ``files``             other files of the import root, relative path -> text (optional; without it the
-                      repository comes from the corpus cache, found by ``task.repo.sha256``)
+                      repository comes from the corpus cache, found by ``task.repo.sha256``, and a
+                      repository from the package registry that is not cached yet is fetched, its sha256
+                      checked, the first time an answer needs the checker)
 ``root``              the import root inside the repository source, e.g. ``"src"`` (default ``""``)
 ``baseline``          the checker's errors on the module with the reference annotations, as
                       ``"line:code:message"`` strings (:func:`baseline_of` computes them)
@@ -38,14 +40,18 @@ import ast
 import functools
 import hashlib
 import json
+import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-from dure.corpus.fetch import list_cached
+from dure.corpus.fetch import fetch_package, list_cached
+from dure.corpus.manifest import PackageSpec
+from dure.errors import FetchError
 from dure.tasks.errors import AnswerError, TaskError
 from dure.tasks.frozen import FrozenDict, JsonValue
-from dure.tasks.model import Score, Task
+from dure.tasks.model import RepoRef, Score, Task
 from dure.verifiers._registry import register
 from dure.verifiers.base import FORMAT, AuditCase, Expect, Verifier, clip
 from dure.verifiers.typecheck import (
@@ -71,18 +77,35 @@ _ANY_REFERENCES: dict[str, frozenset[str]] = {}
 
 
 @dataclass(frozen=True, slots=True)
+class Where:
+    """What locates a module's checker context: looked up only when an answer needs the checker, so an
+    exact answer scores without the repository at hand."""
+
+    repo: RepoRef
+    params: FrozenDict
+    path: str
+    source: str
+    settings: CheckerSettings
+
+
+@dataclass(frozen=True, slots=True)
 class Prepared:
     """A task's parsed parameters and template (cached: tasks are immutable and scored many times)."""
 
     template: Template
     gold: Mapping[str, str]  # slot -> one-line safe source of the reference type
     gold_exprs: Mapping[str, ast.expr]
-    context: Context
+    where: Where
     settings: CheckerSettings
     baseline: Counter[str] | None
     version: str | None
     any_version: bool
     top_type_credit: float
+
+    @property
+    def context(self) -> Context:
+        """The checker context (raises :class:`TaskError` when the repository cannot be found)."""
+        return _context(self.where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +127,7 @@ def _param(params: FrozenDict, key: str, kind: type | tuple[type, ...], default:
 
 
 @functools.lru_cache(maxsize=256)
-def prepare(repo_sha256: str, answer: JsonValue, params: FrozenDict) -> Prepared:
+def prepare(repo: RepoRef, answer: JsonValue, params: FrozenDict) -> Prepared:
     """Parse a task's reference answer and parameters once; raises :class:`TaskError`."""
     if not isinstance(answer, FrozenDict) or not answer:
         raise TaskError("answer", "must be a non-empty JSON object mapping slots to types")
@@ -131,7 +154,7 @@ def prepare(repo_sha256: str, answer: JsonValue, params: FrozenDict) -> Prepared
         template=template,
         gold={slot: ast.unparse(expr) for slot, expr in gold_exprs.items()},
         gold_exprs=gold_exprs,
-        context=_context(repo_sha256, params, path, source, settings=settings),
+        where=Where(repo, params, path, source, settings),
         settings=settings,
         baseline=Counter(str(item) for item in baseline) if baseline is not None else None,
         version=version if isinstance(version, str) else None,
@@ -154,11 +177,11 @@ def _settings(params: FrozenDict) -> CheckerSettings:
     return CheckerSettings(engine, tuple(flags), python if isinstance(python, str) else None, float(timeout))  # type: ignore[arg-type]
 
 
-def _context(
-    repo_sha256: str, params: FrozenDict, path: str, source: str, *, settings: CheckerSettings
-) -> Context:
+@functools.lru_cache(maxsize=256)
+def _context(where: Where) -> Context:
     """The module's checker context; its key leaves the module out, so one warm tree serves the repository."""
-    identity: list[object] = [repo_sha256, settings.engine, settings.flags, settings.python_version]
+    params, path, source, settings = where.params, where.path, where.source, where.settings
+    identity: list[object] = [where.repo.sha256, settings.engine, settings.flags, settings.python_version]
     root = str(_param(params, "root", str, ""))
     files = params.get("files")
     if files is not None:
@@ -171,13 +194,34 @@ def _context(
             files=every,
             files_digest=_digest(sorted(every.items())),
         )
-    found = [cached for cached in list_cached() if cached.sha256 == repo_sha256]
-    if not found:
-        raise TaskError("repo", f"repository {repo_sha256[:12]} is not in the corpus cache; fetch it first")
-    import_root = (found[0].root / root).resolve()
-    if not import_root.is_relative_to(found[0].root.resolve()) or not import_root.is_dir():
+    tree = _repository_root(where.repo)
+    import_root = (tree / root).resolve()
+    if not import_root.is_relative_to(tree.resolve()) or not import_root.is_dir():
         raise TaskError("verifier.params.root", f"{root!r} is not a directory of the repository")
     return Context(_digest([*identity, "root", root]), path, root=import_root)
+
+
+_FETCHING = threading.Lock()  # one download at a time; the others then find it in the cache
+
+
+def _repository_root(repo: RepoRef) -> Path:
+    """The unpacked repository from the corpus cache; one from the package registry is fetched first."""
+    with _FETCHING:
+        found = [cached for cached in list_cached() if cached.sha256 == repo.sha256]
+        if found:
+            return found[0].root
+        if repo.source != "pypi":
+            raise TaskError(
+                "repo", f"repository {repo.sha256[:12]} ({repo.source}) is not in the corpus cache"
+            )
+        spec = PackageSpec(repo.name, repo.version, repo.sha256, domain="", has_tests=False, tests=None)
+        try:
+            return fetch_package(spec)
+        except FetchError as problem:
+            reason = (
+                f"{repo.name} {repo.version} is not in the corpus cache and could not be fetched: {problem}"
+            )
+            raise TaskError("repo", reason) from None
 
 
 def _digest(identity: Sequence[object]) -> str:
@@ -204,7 +248,7 @@ class TypesVerifier(Verifier):
     components = (FORMAT, "exact", "equivalent", "compatible")
 
     def check(self, task: Task, answer: JsonValue) -> Score:
-        prepared = prepare(task.repo.sha256, task.answer, task.verifier.params)
+        prepared = prepare(task.repo, task.answer, task.verifier.params)
         if not isinstance(answer, FrozenDict):
             raise AnswerError("expected a JSON object mapping slots to type strings")
         if len(answer) > MAX_SLOTS:
@@ -247,7 +291,7 @@ class TypesVerifier(Verifier):
         return self.score(value, components, details)
 
     def audit_cases(self, task: Task) -> tuple[AuditCase, ...]:
-        prepared = prepare(task.repo.sha256, task.answer, task.verifier.params)
+        prepared = prepare(task.repo, task.answer, task.verifier.params)
         gold = prepared.gold
         quoted = {slot: repr(text) for slot, text in gold.items()}
         respelled = {
@@ -441,7 +485,7 @@ def _new_errors(
 
 def baseline_of(task: Task) -> tuple[str, ...]:
     """The checker's errors on the module with the reference annotations: the task's ``baseline``."""
-    prepared = prepare(task.repo.sha256, task.answer, task.verifier.params)
+    prepared = prepare(task.repo, task.answer, task.verifier.params)
     check_version(prepared)
     text = prepared.template.render(prepared.gold)
     return tuple(sorted(d.key for d in _check(prepared, text + "\n")))
