@@ -152,7 +152,6 @@ def test_tasks_go_through_curriculum_export_datasets_every_adapter_and_the_repor
     """The README's path from generated tasks to a trainer: every reference answer scores 1.0 through every
     adapter, called as its trainer calls it, on rows loaded back with the real datasets library."""
     datasets = pytest.importorskip("datasets")
-    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     tasks = {task.id: task for task in _tasks(runs[0])}
@@ -171,13 +170,15 @@ def test_tasks_go_through_curriculum_export_datasets_every_adapter_and_the_repor
     assert {task.id for task in phase_4} <= sometimes  # never the always- or never-solved tasks
     assert main(["export", str(curriculum), "--out", str(export)]) == 0
 
-    loaded = datasets.load_dataset(str(export))
+    cache = str(tmp_path / "hf-cache")
+    loaded = datasets.load_dataset(str(export), cache_dir=cache)
     rows = [row for split in loaded.values() for row in split]
     assert {row["task_id"] for row in rows} == set(tasks)
     repositories = {split: {row["extra_info"]["repo_name"] for row in loaded[split]} for split in loaded}
     assert sum(len(names) for names in repositories.values()) == len(set().union(*repositories.values()))
     for kind in {task.kind.value for task in tasks.values()}:
-        assert sum(len(split) for split in datasets.load_dataset(str(export), kind).values()) > 0
+        one_kind = datasets.load_dataset(str(export), kind, cache_dir=cache)
+        assert sum(len(split) for split in one_kind.values()) > 0
 
     from dure.integrations import openrlhf, rllm, skyrl, trl, verl  # noqa: PLC0415 - after the run
 

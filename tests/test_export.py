@@ -25,11 +25,19 @@ REPOS = [RepoRef(f"repo{i}", f"1.{i}", "pypi", f"{i:x}" * 64) for i in range(4)]
 
 
 @pytest.fixture(autouse=True)
-def _offline_datasets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``datasets`` caches under the test's folder and never goes to the network."""
-    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
+def _offline_datasets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``datasets`` never goes to the network (its cache is passed to every load: see :func:`load`)."""
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+
+
+HF_CACHE: list[Path] = []  # one cache for the whole module, under pytest's temporary folder
+
+
+@pytest.fixture(autouse=True)
+def _datasets_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    if not HF_CACHE:
+        HF_CACHE.append(tmp_path_factory.mktemp("hf-cache"))
 
 
 def callers_task(repo: RepoRef, n: int, phase: int = 1) -> Task:
@@ -103,7 +111,8 @@ def exported(tasks_file: Path, tmp_path: Path) -> Path:
 
 
 def load(folder: Path, config: str | None = None) -> Any:
-    return datasets.load_dataset(str(folder), config) if config else datasets.load_dataset(str(folder))
+    """``datasets.load_dataset`` with one cache shared by every test of the module, as a user's would be."""
+    return datasets.load_dataset(str(folder), config, cache_dir=str(HF_CACHE[0]))
 
 
 def sizes(loaded: Any) -> dict[str, int]:
@@ -261,3 +270,18 @@ def test_refuses_a_folder_that_is_not_an_export_unless_forced(
     assert main(["export", str(tasks_file), "--out", str(other), "--force"]) == ExitCode.OK
     assert not (other / "notes.txt").exists()
     assert (other / "dure_manifest.json").is_file()
+
+
+def test_a_folder_exported_again_loads_its_new_rows_not_the_cached_ones(tmp_path: Path) -> None:
+    """``datasets`` caches a local folder by its card: same counts, other rows, must not hit the cache."""
+    first = [callers_task(repo, 0) for repo in REPOS]
+    second = [callers_task(repo, 1) for repo in REPOS]  # as many rows, of other tasks
+    for name, tasks in (("one", first), ("two", second)):
+        write_tasks(tmp_path / f"{name}.jsonl", tasks)
+        export_tasks(tmp_path / f"{name}.jsonl", tmp_path / name / "dataset")
+    for name, tasks in (("one", first), ("two", second)):
+        loaded = load(tmp_path / name / "dataset")
+        assert {row["task_id"] for split in loaded.values() for row in split} == {t.id for t in tasks}
+    export_tasks(tmp_path / "two.jsonl", tmp_path / "one" / "dataset", force=True)  # the same folder again
+    loaded = load(tmp_path / "one" / "dataset")
+    assert {row["task_id"] for split in loaded.values() for row in split} == {t.id for t in second}

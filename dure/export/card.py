@@ -6,7 +6,7 @@ import fnmatch
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from dure.export.hf import ALL_CONFIG, Shard, card_yaml, schema_markdown
+from dure.export.hf import ALL_CONFIG, Shard, card_yaml, content_digest, schema_markdown
 from dure.export.splits import SPLITS, SplitPlan
 
 
@@ -124,7 +124,7 @@ returns a score in [0, 1]:
 `trainers/` holds explicit file lists and config snippets; `dure_manifest.json` records the dure and checker
 versions, the repositories with their sha256, and every file's row count and sha256.
 """
-    return card_yaml(config_files) + "\n" + body
+    return card_yaml(config_files, content_digest(shards)) + "\n" + body
 
 
 __all__ = ["dataset_card"]

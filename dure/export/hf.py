@@ -117,9 +117,24 @@ def _yaml_string(text: str) -> str:
     return json.dumps(text)  # a JSON string is a valid YAML double-quoted scalar
 
 
-def card_yaml(config_files: Mapping[str, Mapping[str, list[str]]]) -> str:
-    """The card's front matter: the ``configs`` list, ``all`` the default."""
-    lines = ["---", "configs:"]
+def content_digest(shards: Sequence[Shard]) -> str:
+    """One sha256 over every shard's path and bytes: what the card says the data is."""
+    digest = hashlib.sha256()
+    for shard in sorted(shards, key=lambda s: s.path):
+        digest.update(f"{shard.path}\0{shard.sha256}\n".encode())
+    return digest.hexdigest()
+
+
+def card_yaml(config_files: Mapping[str, Mapping[str, list[str]]], digest: str) -> str:
+    """The card's front matter: the ``configs`` list, ``all`` the default, and a ``dataset_info`` entry per
+    config whose description names the content digest. ``datasets`` keys its cache of a local folder by the
+    card's metadata, not by the data files' contents: without the digest, a folder exported again with the
+    same row counts would load the old rows from that cache."""
+    lines = ["---", "dataset_info:"]
+    for name in config_files:
+        lines.append(f"- config_name: {_yaml_string(name)}")
+        lines.append(f"  description: {_yaml_string(f'dure tasks, content sha256 {digest}')}")
+    lines.append("configs:")
     for name, splits in config_files.items():
         lines.append(f"- config_name: {_yaml_string(name)}")
         if name == ALL_CONFIG:
@@ -145,6 +160,7 @@ __all__ = [
     "Shard",
     "card_yaml",
     "configs",
+    "content_digest",
     "parquet_bytes",
     "schema_markdown",
     "shards_of",
