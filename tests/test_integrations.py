@@ -487,3 +487,16 @@ def test_verifiers_taskset_scores_through_its_reward(tmp_path: Path) -> None:
     trace = asyncio.run(scored(tasks[0], MALFORMED))
     assert trace.reward == 0.0
     assert "malformed" in trace.info["dure_error"]
+
+
+def test_verifiers_finds_the_taskset_by_its_id(tmp_path: Path) -> None:
+    """``--env.taskset.id dure-taskset``: verifiers imports the top-level package and validates the config."""
+    pytest.importorskip("verifiers.v1")
+    loaders = pytest.importorskip("verifiers.v1.utils.loaders")
+    verifiers_env = importlib.import_module("dure.integrations.verifiers_env")
+    assert loaders.taskset_class("dure-taskset") is verifiers_env.DureTaskset
+    config = loaders.taskset_config_type("dure-taskset").model_validate(
+        {"id": "dure-taskset", "path": str(write_export(tmp_path)), "phase": "1"}
+    )
+    taskset = loaders.load_taskset(config)
+    assert [task.data.id for task in taskset] == [PATH.id, SET.id]

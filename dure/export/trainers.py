@@ -150,7 +150,8 @@ from dure.integrations.verifiers_env import DureTaskset, DureTasksetConfig
 taskset = DureTaskset(DureTasksetConfig(path="path/to/this/folder", phase={phase}, split="train"))
 ```
 
-Each task's `dure` reward scores the rollout's last reply. The `question`, `answer` and `info` columns
+From the command line: `--env.taskset.id dure-taskset --env.taskset.path path/to/this/folder`. Each
+task's `dure` reward scores the rollout's last reply. The `question`, `answer` and `info` columns
 serve setups on the older `verifiers` API. rLLM: `dure.integrations.rllm.dure_reward_fn`.
 """
 

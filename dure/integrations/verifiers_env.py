@@ -11,7 +11,9 @@ Usage::
     from dure.integrations.verifiers_env import DureTaskset, DureTasksetConfig
     taskset = DureTaskset(DureTasksetConfig(path="path/to/export", phase="1", split="train"))
 
-verifiers resolves ``--env.taskset.id`` to a top-level module only, so from Python is the way in. Each task's
+verifiers resolves ``--env.taskset.id`` to a top-level package: the ``dure_taskset`` package that ships
+with dure re-exports :class:`DureTaskset`, so ``--env.taskset.id dure-taskset --env.taskset.path DIR``
+works. Each task's
 reward is dure's score of the rollout's last reply (``Trace.last_reply``), scored off the event loop with
 the per-answer timeout; ``dure_passed`` and ``dure_format`` are recorded as metrics and a malformed answer's
 reason in ``trace.info["dure_error"]``.
