@@ -100,9 +100,7 @@ def score_answer(task: Task, answer: JsonValue) -> Score:
         result = verifier.verify(task, freeze(answer))
         return _checked(result, verifier.components)
     except Exception as problem:  # the reward boundary: nothing may escape to a trainer
-        return Score.failed(
-            f"internal error: {type(problem).__name__}: {str(problem)[:300]}", components_of(task)
-        )
+        return _internal(problem, components_of(task))
 
 
 def score(task: Task, answer_text: str) -> Score:
@@ -112,10 +110,40 @@ def score(task: Task, answer_text: str) -> Score:
     except AnswerError as bad:
         return Score.failed(f"malformed answer: {bad}", components_of(task))
     except Exception as problem:  # the reward boundary: nothing may escape to a trainer
-        return Score.failed(
-            f"internal error: {type(problem).__name__}: {str(problem)[:300]}", components_of(task)
-        )
+        return _internal(problem, components_of(task))
     return score_answer(task, answer)
+
+
+def score_many(task: Task, answer_texts: Sequence[str]) -> list[Score]:
+    """The scores of several free-text answers to one task, as :func:`score` gives them one by one, but
+    judged together where the verifier can (one checker run for every answer); never raises."""
+    keys = components_of(task)
+    results: list[Score | None] = [None] * len(answer_texts)
+    parsed: list[tuple[int, JsonValue]] = []
+    for index, text in enumerate(answer_texts):
+        try:
+            parsed.append((index, extract_answer(text)))
+        except AnswerError as bad:
+            results[index] = Score.failed(f"malformed answer: {bad}", keys)
+        except Exception as problem:  # the reward boundary
+            results[index] = _internal(problem, keys)
+    if parsed:
+        try:
+            verifier = get_verifier(task.verifier.name)
+            judged = verifier.verify_many(task, [freeze(answer) for _, answer in parsed])
+            if len(judged) != len(parsed):
+                raise RuntimeError(f"verify_many gave {len(judged)} scores for {len(parsed)} answers")
+            for (index, _), result in zip(parsed, judged, strict=True):
+                results[index] = _checked(result, verifier.components)
+        except Exception as problem:  # the reward boundary: nothing may escape to a trainer
+            for index, _ in parsed:
+                results[index] = _internal(problem, keys)
+    return [result if result is not None else Score.failed("not scored", keys) for result in results]
+
+
+def _internal(problem: Exception, keys: tuple[str, ...]) -> Score:
+    """The zero score of an answer whose scoring failed inside dure (a bug, never the answer's fault)."""
+    return Score.failed(f"internal error: {type(problem).__name__}: {str(problem)[:300]}", keys)
 
 
 def _checked(result: object, keys: tuple[str, ...]) -> Score:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from task_factories import all_tasks, exact_task, set_task
 
-from dure.scoring import extract_answer, score, score_answer, score_batch
+from dure.scoring import extract_answer, score, score_answer, score_batch, score_many
 from dure.tasks import Answer, AnswerError, Score, Task, VerifierSpec, freeze, thaw
 from dure.verifiers import get_verifier
 
@@ -115,6 +115,22 @@ def test_any_json_answer_in_answer_tags_scores_cleanly(value: object, task: Task
     result = score(task, text)
     assert 0.0 <= result.value <= 1.0
     assert tuple(result.components) == get_verifier(task.verifier.name).components
+
+
+@given(texts=st.lists(st.text(max_size=100), max_size=6), task=st.sampled_from(TASKS))
+@settings(max_examples=100, deadline=None)
+def test_scoring_many_answers_to_one_task_equals_scoring_each(texts: list[str], task: Task) -> None:
+    reference = json.dumps(thaw(task.answer))
+    answers = [*texts, reference, f"<answer>{reference}</answer>"]
+    assert score_many(task, answers) == [score(task, text) for text in answers]
+
+
+def test_scoring_many_never_raises() -> None:
+    ghost = dataclasses.replace(CALLERS, verifier=VerifierSpec("no-such-verifier"))
+    assert [s.value for s in score_many(ghost, ['["pkg.a"]', "x"])] == [0.0, 0.0]
+    results = score_many(CALLERS, [None, 42, '["pkg.a"]'])  # type: ignore[list-item]
+    assert [r.error is not None for r in results] == [True, True, False]
+    assert score_many(CALLERS, []) == []
 
 
 def test_non_string_text_and_unknown_verifiers_score_zero() -> None:

@@ -3,13 +3,17 @@ equivalence through a reference the checker cannot resolve."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
-from dure.scoring import score_answer
+from dure.scoring import score, score_answer, score_many
 from dure.tasks import RepoRef, Task, VerifierSpec, make_task
 from dure.tasks.frozen import freeze, freeze_object
+from dure.verifiers import types as types_module
+from dure.verifiers.audit import audit_task
 from dure.verifiers.typecheck import checker_version
 from dure.verifiers.types import baseline_of, prepare
 from tests.test_verifiers_types import (
@@ -152,3 +156,49 @@ def test_a_reference_from_a_missing_module_is_never_equivalent_through_the_check
     loader = module_task("pkg.loader", source, gold, {}, engine=engine, flag=flag)
     result = score_answer(loader, freeze({**gold, YAML_RETURN: "dure_missing_module.NoSuchThing"}))
     assert verdicts(result)[YAML_RETURN]["credit"] == expected, result.details
+
+
+ANSWERS = [
+    json.dumps(MIXED),
+    f"<answer>{json.dumps(GOLD)}</answer>",  # exact: no checker
+    json.dumps({**GOLD, UPPER_RETURN: "Names"}),  # equivalent through assert_type
+    json.dumps({**GOLD, DESCRIBE_RETURN: "int"}),  # adds an error
+    json.dumps(dict.fromkeys(GOLD, "object")),  # top types everywhere
+    "no answer here",  # malformed
+    json.dumps(["not", "an", "object"]),  # malformed for this verifier
+]
+
+
+@pytest.fixture
+def checker_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of files of every checker run from now on."""
+    runs: list[int] = []
+    real = types_module._check_many
+
+    def counted(prepared: Any, texts: list[str]) -> Any:
+        runs.append(len(texts))
+        return real(prepared, texts)
+
+    monkeypatch.setattr(types_module, "_check_many", counted)
+    return runs
+
+
+def test_answers_judged_together_score_as_they_do_alone_in_one_checker_run(checker_runs: list[int]) -> None:
+    alone = [score(task(), text) for text in ANSWERS]
+    checker_runs.clear()
+    together = score_many(task(), ANSWERS)
+    assert len(checker_runs) == 1  # every answer's files in one checker run
+    assert [(s.value, s.passed, s.error) for s in together] == [(s.value, s.passed, s.error) for s in alone]
+    assert [s.components for s in together] == [s.components for s in alone]
+    for one, other in zip(together, alone, strict=True):
+        assert one.details.get("slots") == other.details.get("slots")
+    assert together[0].details["checker_runs"] == 1
+    assert together[1].details["checker_runs"] == 0
+    assert together[5].error is not None
+    assert together[5].error.startswith("malformed answer")
+
+
+def test_the_self_audit_of_a_types_task_runs_the_checker_once(checker_runs: list[int]) -> None:
+    audit = audit_task(task())
+    assert audit.ok, audit.reason
+    assert len(checker_runs) == 1

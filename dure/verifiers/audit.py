@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from dure.scoring import score
+from dure.scoring import score_many
 from dure.tasks.frozen import JsonValue, thaw
 from dure.tasks.model import Task
 from dure.verifiers._registry import get_verifier
@@ -82,8 +82,9 @@ def audit_task(task: Task) -> TaskAudit:
         (AuditCase("reference fenced", task.answer, Expect.EQUIVALENT), f"So:\n```json\n{reference}\n```\n"),
     ]
     texts += [(case, _text(case.answer)) for case in cases]
-    results = []
-    for case, text in texts:
-        result = score(task, text)
-        results.append(CaseResult(case.name, case.expect, result.value, case.max_value, result.error))
+    scores = score_many(task, [text for _, text in texts])  # one checker run for every case that needs one
+    results = [
+        CaseResult(case.name, case.expect, result.value, case.max_value, result.error)
+        for (case, _), result in zip(texts, scores, strict=True)
+    ]
     return TaskAudit(task.id, task.kind.value, tuple(results))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
@@ -59,6 +59,11 @@ class Verifier(ABC):
             return Score.failed(f"malformed answer: {bad}", self.components)
         except TaskError as bad:
             return Score.failed(f"bad task {task.id}: {bad}", self.components)
+
+    def verify_many(self, task: Task, answers: Sequence[JsonValue]) -> list[Score]:
+        """The score of each answer to one task, in order; a verifier that can judge several answers in one
+        pass (one checker run for all of them) overrides this, giving the same scores :meth:`verify` gives."""
+        return [self.verify(task, answer) for answer in answers]
 
     def score(
         self, value: float, components: Mapping[str, float], details: Mapping[str, object] | None = None

@@ -108,6 +108,16 @@ class Prepared:
         return _context(self.where)
 
 
+@dataclass(slots=True)
+class _Staged:
+    """One answer on its way to a score: its verdicts so far (the checker fills the pending ones)."""
+
+    answer: FrozenDict
+    verdicts: dict[str, Verdict]
+    candidates: list[str]
+    details: dict[str, object]
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     credit: float
@@ -249,6 +259,41 @@ class TypesVerifier(Verifier):
 
     def check(self, task: Task, answer: JsonValue) -> Score:
         prepared = prepare(task.repo, task.answer, task.verifier.params)
+        staged = self._staged(prepared, answer)
+        if staged.candidates:
+            self._judge_all(prepared, [staged])
+        return self._score(prepared, staged)
+
+    def verify_many(self, task: Task, answers: Sequence[JsonValue]) -> list[Score]:
+        """Scores of several answers to one task, every answer's checker files in one checker run (the
+        self-audit's baselines, or a trainer's samples of one prompt); each score is the one :meth:`verify`
+        gives."""
+        try:
+            prepared = prepare(task.repo, task.answer, task.verifier.params)
+        except TaskError as bad:
+            return [Score.failed(f"bad task {task.id}: {bad}", self.components) for _ in answers]
+        results: list[Score | None] = [None] * len(answers)
+        staged: list[tuple[int, _Staged]] = []
+        for index, answer in enumerate(answers):
+            try:
+                staged.append((index, self._staged(prepared, answer)))
+            except AnswerError as bad:
+                results[index] = Score.failed(f"malformed answer: {bad}", self.components)
+        pending = [item for _, item in staged if item.candidates]
+        try:
+            if pending:
+                self._judge_all(prepared, pending)
+        except TaskError as bad:
+            for index, item in staged:
+                if item.candidates:
+                    results[index] = Score.failed(f"bad task {task.id}: {bad}", self.components)
+        for index, item in staged:
+            if results[index] is None:
+                results[index] = self._score(prepared, item)
+        return [result for result in results if result is not None]
+
+    def _staged(self, prepared: Prepared, answer: JsonValue) -> _Staged:
+        """An answer's slots decided without the checker, the rest pending; raises :class:`AnswerError`."""
         if not isinstance(answer, FrozenDict):
             raise AnswerError("expected a JSON object mapping slots to type strings")
         if len(answer) > MAX_SLOTS:
@@ -256,24 +301,23 @@ class TypesVerifier(Verifier):
         verdicts = _static_verdicts(prepared, answer)
         candidates = [slot for slot, verdict in verdicts.items() if verdict.level == "pending"]
         details: dict[str, object] = {"checker": None, "checker_runs": 0, "checked_variants": 0}
-        if candidates:
-            details["checker"] = check_version(prepared)
-            try:
-                runs, variants, new_errors = _judge(prepared, answer, candidates, verdicts)
-            except CheckerError as problem:
-                raise TaskError("checker", str(problem)) from None
-            details["checker_runs"] = runs
-            details["checked_variants"] = variants
-            details["new_errors"] = [clip(error) for error in new_errors[:10]]
-        return self._score(prepared, answer, verdicts, details)
+        return _Staged(answer, verdicts, candidates, details)
 
-    def _score(
-        self,
-        prepared: Prepared,
-        answer: FrozenDict,
-        verdicts: dict[str, Verdict],
-        details: dict[str, object],
-    ) -> Score:
+    def _judge_all(self, prepared: Prepared, staged: Sequence[_Staged]) -> None:
+        """Run the checker once for the pending slots of every staged answer, recording what it saw."""
+        banner = check_version(prepared)
+        try:
+            outcomes = _judge(prepared, staged)
+        except CheckerError as problem:
+            raise TaskError("checker", str(problem)) from None
+        for item, (variants, new_errors) in zip(staged, outcomes, strict=True):
+            item.details["checker"] = banner
+            item.details["checker_runs"] = 1
+            item.details["checked_variants"] = variants
+            item.details["new_errors"] = [clip(error) for error in new_errors[:10]]
+
+    def _score(self, prepared: Prepared, staged: _Staged) -> Score:
+        answer, verdicts, details = staged.answer, staged.verdicts, staged.details
         count = len(prepared.gold)
         levels = Counter(verdict.level for verdict in verdicts.values())
         components = {
@@ -353,20 +397,49 @@ def _static_verdicts(prepared: Prepared, answer: FrozenDict) -> dict[str, Verdic
     return {slot: verdicts[slot] for slot in prepared.gold}
 
 
-def _judge(
-    prepared: Prepared, answer: FrozenDict, candidates: list[str], verdicts: dict[str, Verdict]
-) -> tuple[int, int, list[str]]:
-    """Run the checker for the pending slots, updating ``verdicts``; returns runs, files checked, new errors.
+def _judge(prepared: Prepared, staged: Sequence[_Staged]) -> list[tuple[int, list[str]]]:
+    """Run the checker once for the pending slots of every staged answer, updating their verdicts; returns,
+    per answer, the files checked for it and the new errors it added.
 
     Exact slots are filled with the answer's own spelling too (TypeVars tie a function's slots together),
-    missing and unsafe ones with the reference. All pending slots are checked together, with an
+    missing and unsafe ones with the reference. All pending slots of an answer are checked together, with an
     ``assert_type`` probe for each; only when that adds errors does each slot's own variant (the module with
-    just that slot changed) decide it. The variants are checked in the same run, as separate files, so the
-    run count does not grow with the slots. A reference the checker sees as (partly) ``Any`` would let
-    ``assert_type`` accept anything, so such a slot is never equivalent through the checker.
+    just that slot changed) decide it. The variants, and the files of every answer, are checked in the same
+    run, as separate files that nothing imports, so the run count grows with neither the slots nor the
+    answers, and each answer's verdicts are those it would get alone. A reference the checker sees as (partly)
+    ``Any`` would let ``assert_type`` accept anything, so such a slot is never equivalent through the checker.
     """
     if prepared.baseline is None:
         raise TaskError("verifier.params.baseline", "missing (compute it with baseline_of)")
+    plans = [_plan(prepared, item) for item in staged]
+    texts = [text for plan in plans for text in plan.texts]
+    reference_text, reference_lines = _reference_probes(prepared)
+    remembered = _digest([prepared.context.key, prepared.context.files_digest, reference_text])
+    any_references = _ANY_REFERENCES.get(remembered) if any(plan.probed for plan in plans) else frozenset()
+    if any_references is None:
+        texts.append(reference_text)
+    results = _check_many(prepared, texts)
+    if any_references is None:
+        any_references = _seen_as_any(remembered, results[-1], reference_lines)
+    outcomes, start = [], 0
+    for item, plan in zip(staged, plans, strict=True):
+        own = results[start : start + len(plan.texts)]
+        start += len(plan.texts)
+        outcomes.append((len(plan.texts), _decide(prepared, item, plan, own, any_references)))
+    return outcomes
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """The checker files of one answer: the combined module with its probes, then one variant per slot."""
+
+    texts: list[str]
+    probed: list[str]
+    probe_lines: dict[int, str]
+
+
+def _plan(prepared: Prepared, staged: _Staged) -> _Plan:
+    answer, verdicts, candidates = staged.answer, staged.verdicts, staged.candidates
     exact = {s: ast.unparse(parse_type(answer[s])) for s, v in verdicts.items() if v.level == "exact"}
     sources = {slot: ast.unparse(parse_type(answer[slot])) for slot in candidates}
     probed = [slot for slot in candidates if verdicts[slot].reason != "top"]
@@ -374,17 +447,21 @@ def _judge(
     texts = [text]
     if len(candidates) > 1:
         texts += [_module_text(prepared, {**exact, slot: sources[slot]}, [])[0] for slot in candidates]
-    reference_text, reference_lines = _reference_probes(prepared)
-    remembered = _digest([prepared.context.key, prepared.context.files_digest, reference_text])
-    any_references = _ANY_REFERENCES.get(remembered) if probed else frozenset()
-    if any_references is None:
-        texts.append(reference_text)
-    results = _check_many(prepared, texts)
-    if any_references is None:
-        any_references = _seen_as_any(remembered, results[-1], reference_lines)
+    return _Plan(texts, probed, probe_lines)
+
+
+def _decide(
+    prepared: Prepared,
+    staged: _Staged,
+    plan: _Plan,
+    results: Sequence[tuple[Diagnostic, ...]],
+    any_references: frozenset[str],
+) -> list[str]:
+    """Turn one answer's checker results into its pending slots' verdicts; returns its new errors."""
+    candidates, verdicts = staged.candidates, staged.verdicts
     errors = results[0]
-    new = _new_errors(prepared, errors, probe_lines)
-    failed_probes = {probe_lines[d.line] for d in errors if d.line in probe_lines}
+    new = _new_errors(prepared, errors, plan.probe_lines)
+    failed_probes = {plan.probe_lines[d.line] for d in errors if d.line in plan.probe_lines}
     compatible = dict.fromkeys(candidates, not new)
     if new and len(candidates) > 1:
         for slot, alone in zip(candidates, results[1 : 1 + len(candidates)], strict=True):
@@ -393,7 +470,7 @@ def _judge(
         top = verdicts[slot].reason == "top"
         if not compatible[slot]:
             verdicts[slot] = Verdict(0.0, "wrong", "adds type errors to the module")
-        elif slot in probed and slot not in failed_probes and slot not in any_references:
+        elif slot in plan.probed and slot not in failed_probes and slot not in any_references:
             verdicts[slot] = Verdict(EQUIVALENT, "equivalent", "assert_type accepts it")
         elif top:
             verdicts[slot] = Verdict(prepared.top_type_credit, "compatible", "Any/object: never equivalent")
@@ -401,7 +478,7 @@ def _judge(
             verdicts[slot] = Verdict(COMPATIBLE, "compatible", "the checker sees the reference as Any")
         else:
             verdicts[slot] = Verdict(COMPATIBLE, "compatible", "another type that adds no error")
-    return 1, len(texts), [d.key for d in new]
+    return [d.key for d in new]
 
 
 def _reference_probes(prepared: Prepared) -> tuple[str, dict[int, str]]:
