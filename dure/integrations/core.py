@@ -23,10 +23,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
-from dure.scoring import components_of, score
+from dure.scoring import components_of, score, score_many
 from dure.tasks.codec import task_from_json, task_to_json
 from dure.tasks.errors import TaskError
 from dure.tasks.model import Score, Task, TaskKind, canonical_json
+from dure.verifiers import get_verifier
 from dure.verifiers.base import FORMAT
 
 DATA_SOURCE_PREFIX = "dure/"
@@ -136,15 +137,20 @@ def decode(ground_truth: object) -> Task | Score:
         return Score.failed(f"bad ground truth: {type(problem).__name__}: {str(problem)[:200]}", (FORMAT,))
 
 
+Item = tuple[tuple[int, ...], Task, tuple[str, ...]]  # answer positions, their task, their texts
+
+
 class _Chunk:
-    """Answers a pool thread scores one after another, saying which one it is on and since when.
+    """Items a pool thread scores one after another, saying which one it is on and since when.
 
     Scoring answers in chunks keeps the hand-off to the pool off the per-answer cost; the per-answer clock
-    still starts when each answer starts. A chunk whose current answer overruns is abandoned: that answer
-    scores 0 and the rest of the chunk goes to another thread.
+    still starts when each item starts. An item is one answer, or several answers to one task that its
+    verifier judges together (one checker run for a trainer's samples of one prompt), timed as one answer.
+    A chunk whose current item overruns is abandoned: its answers score 0 and the rest of the chunk goes to
+    another thread.
     """
 
-    def __init__(self, items: list[tuple[int, Task, str]]) -> None:
+    def __init__(self, items: list[Item]) -> None:
         self.items = items
         self.started = threading.Event()
         self.current = (0, 0.0)  # (position in items, monotonic start); replaced whole, so read whole
@@ -154,22 +160,26 @@ class _Chunk:
     def run(self) -> None:
         self.current = (0, time.monotonic())
         self.started.set()
-        for position, (index, task, text) in enumerate(self.items):
+        for position, (indices, task, texts) in enumerate(self.items):
             if self.abandoned:
                 return
             self.current = (position, time.monotonic())
-            self.results[index] = score(task, text)
+            scores = score_many(task, texts) if len(texts) > 1 else [score(task, texts[0])]
+            self.results.update(zip(indices, scores, strict=True))
 
 
-def _await(chunk: _Chunk, future: Future[None], limit: float) -> list[tuple[int, Task, str]]:
-    """Wait for ``chunk``; returns the answers still to score elsewhere when one of them timed out."""
+def _fail(chunk: _Chunk, items: Iterable[Item], reason: str) -> None:
+    for indices, task, _ in items:
+        for index in indices:
+            chunk.results.setdefault(index, Score.failed(reason, components_of(task)))
+
+
+def _await(chunk: _Chunk, future: Future[None], limit: float) -> list[Item]:
+    """Wait for ``chunk``; returns the items still to score elsewhere when one of them timed out."""
     if not chunk.started.wait(QUEUE_LIMIT):
         future.cancel()
         chunk.abandoned = True
-        for index, task, _ in chunk.items:
-            chunk.results[index] = Score.failed(
-                f"no scoring thread was free for {QUEUE_LIMIT:g} s", components_of(task)
-            )
+        _fail(chunk, chunk.items, f"no scoring thread was free for {QUEUE_LIMIT:g} s")
         return []
     while True:
         position, since = chunk.current
@@ -178,15 +188,13 @@ def _await(chunk: _Chunk, future: Future[None], limit: float) -> list[tuple[int,
             return []
         except FutureTimeout:
             if chunk.current != (position, since):
-                continue  # it moved on to the next answer meanwhile
+                continue  # it moved on to the next item meanwhile
             chunk.abandoned = True
-            index, task, _ = chunk.items[position]
-            if index not in chunk.results:
-                chunk.results[index] = Score.failed(f"timed out after {limit:g} s", components_of(task))
+            _fail(chunk, [chunk.items[position]], f"timed out after {limit:g} s")
             return chunk.items[position + 1 :]
 
 
-def _score_all(items: list[tuple[int, Task, str]], limit: float) -> dict[int, Score]:
+def _score_all(items: list[Item], limit: float) -> dict[int, Score]:
     pool = _thread_pool()
     size = max(1, min(64, -(-len(items) // _pool_threads)))
     waiting = [_Chunk(items[i : i + size]) for i in range(0, len(items), size)]
@@ -198,15 +206,37 @@ def _score_all(items: list[tuple[int, Task, str]], limit: float) -> dict[int, Sc
             rest = _await(chunk, future, limit)
         except Exception as problem:  # score() never raises; this guards the pool itself
             rest = []
-            for index, task, _ in chunk.items:
-                chunk.results.setdefault(index, Score.failed(f"internal error: {type(problem).__name__}",
-                                                             components_of(task)))  # fmt: skip
-        done = {i for i, _, _ in rest}
+            _fail(chunk, chunk.items, f"internal error: {type(problem).__name__}")
+        done = {i for indices, _, _ in rest for i in indices}
         results.update((i, r) for i, r in list(chunk.results.items()) if i not in done)
         if rest:
             waiting.insert(0, _Chunk(rest))
             futures.insert(0, pool.submit(waiting[0].run))
     return results
+
+
+def _items(answers: list[tuple[int, Task, str]]) -> list[Item]:
+    """One item per answer, but the answers to one task whose verifier judges answers together (the types
+    verifier: one checker run for all of them) become one item, at the place of the first."""
+    items: list[Item] = []
+    grouped: dict[str, int] = {}  # task id -> position in items
+    for index, task, text in answers:
+        if not _judges_together(task):
+            items.append(((index,), task, (text,)))
+        elif (place := grouped.get(task.id)) is None:
+            grouped[task.id] = len(items)
+            items.append(((index,), task, (text,)))
+        else:
+            indices, _, texts = items[place]
+            items[place] = ((*indices, index), task, (*texts, text))
+    return items
+
+
+def _judges_together(task: Task) -> bool:
+    try:
+        return get_verifier(task.verifier.name).judges_together
+    except Exception:  # an unknown verifier: scored (to zero, with the reason) one answer at a time
+        return False
 
 
 def reward(completion: object, ground_truth: object, *, timeout: float = DEFAULT_TIMEOUT) -> Score:
@@ -232,7 +262,7 @@ def rewards(
             else:
                 items.append((len(results), task, completion_text(completion)))
                 results.append(None)
-        scored = _score_all(items, safe_timeout(timeout)) if items else {}
+        scored = _score_all(_items(items), safe_timeout(timeout)) if items else {}
         failed = Score.failed("internal error: not scored", (FORMAT,))
         return [r if r is not None else scored.get(i, failed) for i, r in enumerate(results)]
     except Exception as problem:  # e.g. the pool cannot start a thread: still scores, not an exception

@@ -42,6 +42,7 @@ class Verifier(ABC):
     name: ClassVar[str]
     description: ClassVar[str]
     components: ClassVar[tuple[str, ...]]
+    judges_together: ClassVar[bool] = False  # verify_many costs less than verify per answer
 
     @abstractmethod
     def check(self, task: Task, answer: JsonValue) -> Score:

@@ -256,6 +256,7 @@ class TypesVerifier(Verifier):
     name = "types"
     description = "type strings for stripped annotations: normalised equality, assert_type, or type-checks"
     components = (FORMAT, "exact", "equivalent", "compatible")
+    judges_together = True
 
     def check(self, task: Task, answer: JsonValue) -> Score:
         prepared = prepare(task.repo, task.answer, task.verifier.params)
