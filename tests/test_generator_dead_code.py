@@ -27,7 +27,7 @@ from dure.corpus import resolve_repositories
 from dure.generators import dead_code
 from dure.generators._registry import generator_for
 from dure.generators.base import Candidate, Drop, DropReason, Source
-from dure.generators.dead_code import DeadCodeGenerator, vulture_items
+from dure.generators.dead_code import DeadCodeGenerator, VultureTree, vulture_items
 from dure.scoring import score_answer
 from dure.tasks.frozen import thaw
 from dure.tasks.model import RepoRef, Task, TaskKind
@@ -372,6 +372,24 @@ def test_vulture_scores_are_recorded_and_miss_the_planted_kinds(
     hard = [item for item in task.answer if ":branch:" in item or item.endswith("._normalise")]
     assert hard
     assert not set(hard) & set(found)
+
+
+def test_vulture_on_one_patched_module_finds_what_a_whole_tree_scan_finds(
+    all_tasks: list[Task], tmp_path: Path
+) -> None:
+    """The generator keeps vulture's scan of every file and rescans only the patched module."""
+    seen = 0
+    for task in all_tasks:
+        tree = materialise(task, tmp_path / task.id)
+        path = tree / str(task.inputs["file"])
+        module, text = str(task.inputs["module"]), path.read_text()
+        whole = vulture_items(tree, path, module, text)
+        assert VultureTree(tree).items(path, module, text) == whole
+        kept = VultureTree(tree)
+        kept.items(path, module, "")  # every other file scanned and kept, this one empty
+        assert kept.items(path, module, text) == whole
+        seen += bool(whole)
+    assert seen  # vulture found something in some module, so the comparison says something
 
 
 CALLS = """\

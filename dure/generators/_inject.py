@@ -248,9 +248,13 @@ def plant(view: ModuleView, plan: Plan) -> Planted:
             branches.append(branch)
         module, flag = insert_flag(module, plan.flag)
         added += [*branches, flag]
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    spans = wrapper.resolve(WhitespaceInclusivePositionProvider)
-    starts = wrapper.resolve(PositionProvider)
+    # One position pass (each provider is a full code generation): a statement's own first line is the
+    # first line of its span plus the blank and comment lines it owns.
+    spans = MetadataWrapper(module, unsafe_skip_copy=True).resolve(WhitespaceInclusivePositionProvider)
+
+    def first_line(node: cst.CSTNode) -> int:
+        return spans[node].start.line + len(getattr(node, "leading_lines", ()))
+
     text = module.code
     inserted: set[int] = set()
     for node in added:
@@ -261,8 +265,8 @@ def plant(view: ModuleView, plan: Plan) -> Planted:
         chain=tuple(_qualname(view.name, i.container, plan.renames[i.name]) for i in plan.chain),
         twins=tuple(_qualname(view.name, t.container, t.info.name) for t in plan.twins),
         twins_of=tuple(t.info.qualname for t in plan.twins),
-        branch_lines=tuple(sorted(starts[branch].start.line for branch in branches)),
-        tail_line=starts[tail].start.line if tail is not None else None,
+        branch_lines=tuple(sorted(first_line(branch) for branch in branches)),
+        tail_line=first_line(tail) if tail is not None else None,
         import_name=plan.imported[2] if plan.imported else None,
         lines=_line_map(view.text, text, inserted),
     )

@@ -42,9 +42,10 @@ import re
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import vulture  # type: ignore[import-untyped]
 
@@ -648,14 +649,20 @@ def flag_doubt(index: RepoIndex, module: str, flag: str) -> str | None:
 
 
 class _Scratch:
-    """A private copy of the repository's Python files, where one module at a time is patched."""
+    """A private copy of the repository's Python files, where one module at a time is patched, with its own
+    index cache (a patched tree re-parses only the patched file) and vulture's scan of every file."""
 
     def __init__(self, root: Path, folder: Path) -> None:
         self.root = folder / root.name
+        self.index_cache = folder / "index-cache"
         shutil.copytree(root, self.root, symlinks=True, ignore=_not_python)
+        self.vulture = VultureTree(self.root)
 
     def patched(self, file: str, text: str) -> contextlib.AbstractContextManager[Path]:
         return _patched(self.root / file, text)
+
+    def index(self) -> RepoIndex:
+        return build_index(self.root, cache=self.index_cache)
 
 
 def _not_python(directory: str, names: list[str]) -> list[str]:
@@ -830,12 +837,71 @@ def _imports(tree: ast.Module, executed: frozenset[int], planted: str | None) ->
 # -- vulture ------------------------------------------------------------------------------------------------
 
 
+_VULTURE_LISTS = (
+    "defined_attrs",
+    "defined_classes",
+    "defined_funcs",
+    "defined_imports",
+    "defined_methods",
+    "defined_props",
+    "defined_vars",
+    "unreachable_code",
+)
+
+
+class VultureTree:
+    """vulture over a whole tree, each file scanned once: a task's patched module is scanned anew and merged
+    with the kept scans of the other files, which is what a scan of the whole tree finds (vulture's findings
+    depend on the names defined and used across files, collected file by file)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files = sorted(Path(p) for p in vulture.utils.get_modules([root]))
+        self._scans: dict[Path, vulture.Vulture] = {}
+
+    def _scan(self, path: Path, text: str) -> vulture.Vulture:
+        scanner = vulture.Vulture(verbose=False)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            scanner.scan(text, filename=path)
+        return scanner
+
+    def _kept(self, path: Path) -> vulture.Vulture:
+        if path not in self._scans:
+            try:
+                text = vulture.utils.read_file(path)
+            except vulture.utils.VultureInputException:
+                text = ""
+            self._scans[path] = self._scan(path, text)
+        return self._scans[path]
+
+    def unused(self, path: Path, text: str) -> list[Any]:
+        """vulture's unused code in the tree with ``path`` holding ``text``."""
+        merged = vulture.Vulture(verbose=False)
+        for file in self.files:
+            part = self._scan(file, text) if file == path else self._kept(file)
+            for name in _VULTURE_LISTS:
+                getattr(merged, name).extend(getattr(part, name))
+            merged.used_names |= part.used_names
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            merged.scavenge([])  # no files: only the whitelists of the imported modules, as a full scan adds
+            return list(merged.get_unused_code(min_confidence=0))
+
+    def items(self, path: Path, module: str, text: str) -> list[str]:
+        """vulture's findings in the module at ``path`` (holding ``text``), named as our items."""
+        return vulture_findings(self.unused(path, text), path, module, text)
+
+
 def vulture_items(tree_root: Path, path: Path, module: str, text: str) -> list[str]:
     """Vulture's findings in the module at ``path`` (scanning the whole tree), named as our items."""
     scanner = vulture.Vulture(verbose=False)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         scanner.scavenge([str(tree_root)])
         unused = scanner.get_unused_code(min_confidence=0)
+    return vulture_findings(unused, path, module, text)
+
+
+def vulture_findings(unused: Iterable[Any], path: Path, module: str, text: str) -> list[str]:
+    """The items of ``unused`` (vulture's findings) that lie in the module at ``path``."""
     tree = ast.parse(text)
     by_line: dict[int, str] = {}
     for info in walk_definitions(tree, module):
@@ -935,11 +1001,11 @@ def _module_task(
         except InjectionError as problem:
             return Drop(kind, DropReason.UNCHECKABLE, module, str(problem))
         with scratch.patched(view.file, planted.text) as path:
-            index = build_index(scratch.root, cache=False)
+            index = scratch.index()
             problems = planted_doubts(index, planted)
             flag = flag_doubt(index, module, plan.flag) if plan.flag else None
             if not problems and flag is None:
-                baseline = vulture_items(scratch.root, path, module, planted.text)
+                baseline = scratch.vulture.items(path, module, planted.text)
                 return _candidate(repo, kind, view, plan, planted=planted, baseline=baseline)
         doubts += [f"{name}: {why}" for name, why in sorted(problems.items())] + ([flag] if flag else [])
         plan = planner.replan(plan, planted, problems, flag_failed=flag is not None)
@@ -1049,6 +1115,7 @@ def _fans(index: RepoIndex, module: str) -> tuple[int, int]:
 __all__ = [
     "ANSWER_SCHEMA",
     "DeadCodeGenerator",
+    "VultureTree",
     "branch_item",
     "classify",
     "import_item",
