@@ -365,10 +365,11 @@ def test_a_module_that_cannot_be_read_is_dropped_and_the_rest_still_asked(
 def test_a_module_the_checker_fails_on_is_a_baseline_drop(
     temporary_repo: TemporaryRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def failing(task: Task) -> tuple[str, ...]:
+    def failing(task: Task, *texts: object) -> tuple[str, ...]:
         raise CheckerError("mypy did not run to completion")
 
     monkeypatch.setattr(type_completion, "baseline_of", failing)
+    monkeypatch.setattr(type_completion, "baseline_with", failing)
     found = run(fixture_source(temporary_repo(FILES)))
     assert not tasks_of(found)
     baseline = [item for item in found if isinstance(item, Drop) and item.reason is DropReason.BASELINE]

@@ -33,9 +33,9 @@ from dure.generators._registry import register
 from dure.generators.base import Candidate, Drop, DropReason, Generator, Source, provenance
 from dure.tasks.frozen import freeze_object
 from dure.tasks.model import LAYER_OF_KIND, Task, TaskKind, VerifierSpec, make_task
-from dure.verifiers.typecheck import checker_version, get_checker
+from dure.verifiers.typecheck import Diagnostic, checker_version
 from dure.verifiers.typenorm import TOP_TYPES, Canon, UnsafeType, parse_type, split_union
-from dure.verifiers.types import baseline_of, prepare
+from dure.verifiers.types import baseline_of, baseline_with
 from dure.verifiers.typeslots import ModuleScopes, SlotError, build_template, module_scopes
 from dure.workspace import make_patch
 
@@ -458,8 +458,9 @@ def _settle(source: Source, kind: TaskKind, plan: _ModulePlan, rng: random.Rando
     stripped = strip_annotations(plan.text, frozenset(s.qualname for s in probe))
     try:
         task = _task(source, kind, plan, group=probe, stripped=stripped, baseline=None)
-        baseline = baseline_of(task)
-        checked = _checked_functions(task, plan)
+        canary_text, canaries = canaried(plan.text, [s.qualname for s in plan.askable])
+        baseline, (canary_errors,) = baseline_with(task, [canary_text])  # one checker run for both
+        checked = _checked_functions(canary_errors, canaries)
     except Exception as problem:  # the checker does not run on this module: no task can be judged
         return [Drop(kind, DropReason.BASELINE, where.module, _describe(problem))]
     if checked is None:
@@ -537,11 +538,10 @@ def _defs(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFu
     return walk(tree, ())
 
 
-def _checked_functions(task: Task, plan: _ModulePlan) -> frozenset[str] | None:
-    """The askable functions the checker checks, or ``None`` when it does not reach the module's end."""
-    prepared = prepare(task.repo, task.answer, task.verifier.params)
-    text, canaries = canaried(plan.text, [s.qualname for s in plan.askable])
-    flagged = {d.line for d in get_checker().check(prepared.context, text, prepared.settings)}
+def _checked_functions(errors: Sequence[Diagnostic], canaries: Mapping[int, str]) -> frozenset[str] | None:
+    """The askable functions the checker checks (its errors on the canaried module), or ``None`` when it
+    does not reach the module's end."""
+    flagged = {d.line for d in errors}
     if max(canaries) not in flagged:
         return None
     return frozenset(canaries[line] for line in flagged if line in canaries)

@@ -536,10 +536,6 @@ def _module_text(
     return text, probe_lines
 
 
-def _check(prepared: Prepared, text: str) -> tuple[Diagnostic, ...]:
-    return get_checker().check(prepared.context, text, prepared.settings)
-
-
 def _check_many(prepared: Prepared, texts: list[str]) -> tuple[tuple[Diagnostic, ...], ...]:
     return get_checker().check_many(prepared.context, texts, prepared.settings)
 
@@ -563,10 +559,19 @@ def _new_errors(
 
 def baseline_of(task: Task) -> tuple[str, ...]:
     """The checker's errors on the module with the reference annotations: the task's ``baseline``."""
+    return baseline_with(task)[0]
+
+
+def baseline_with(
+    task: Task, texts: Sequence[str] = ()
+) -> tuple[tuple[str, ...], tuple[tuple[Diagnostic, ...], ...]]:
+    """The task's ``baseline`` and the checker's errors on ``texts`` (other versions of the module), all in
+    one checker run."""
     prepared = prepare(task.repo, task.answer, task.verifier.params)
     check_version(prepared)
-    text = prepared.template.render(prepared.gold)
-    return tuple(sorted(d.key for d in _check(prepared, text + "\n")))
+    reference = prepared.template.render(prepared.gold) + "\n"
+    results = _check_many(prepared, [reference, *texts])
+    return tuple(sorted(d.key for d in results[0])), results[1:]
 
 
 def _typing_spelling(text: str) -> str:
