@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,24 @@ from dure.analyzers import QueryResult, RepoIndex, build_index
 os.environ.setdefault("DURE_STRICT", "1")
 
 RepoFiles = Mapping[str, str | bytes]
+
+
+@pytest.fixture
+def checker_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of files of every type-checker run the types verifier makes from now on."""
+    from dure.verifiers import types  # noqa: PLC0415 - only the tests that count runs pay for the import
+
+    runs: list[int] = []
+    real = types._check_many
+
+    def counted(prepared: Any, texts: list[str]) -> Any:
+        runs.append(len(texts))
+        return real(prepared, texts)
+
+    monkeypatch.setattr(types, "_check_many", counted)
+    return runs
+
+
 TemporaryRepo = Callable[[RepoFiles], Path]
 
 

@@ -502,10 +502,9 @@ def test_verifiers_finds_the_taskset_by_its_id(tmp_path: Path) -> None:
     assert [task.data.id for task in taskset] == [PATH.id, SET.id]
 
 
-def test_samples_of_one_type_completion_prompt_cost_one_checker_run(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_samples_of_one_type_completion_prompt_cost_one_checker_run(checker_runs: list[int]) -> None:
     """A GRPO batch holds several samples per prompt: the types verifier judges them in one checker run."""
     types_tests = importlib.import_module("test_verifiers_types")
-    types_module = importlib.import_module("dure.verifiers.types")
     from dure.scoring import score  # noqa: PLC0415
 
     task = types_tests.task()
@@ -519,19 +518,12 @@ def test_samples_of_one_type_completion_prompt_cost_one_checker_run(monkeypatch:
         MALFORMED,
     ]
     alone = [score(task, text) for text in samples]
-    runs: list[int] = []
-    real = types_module._check_many
-
-    def counted(prepared: Any, texts: list[str]) -> Any:
-        runs.append(len(texts))
-        return real(prepared, texts)
-
-    monkeypatch.setattr(types_module, "_check_many", counted)
+    checker_runs.clear()
     truth = ground_truth_of(task)
     other = ground_truth_of(SET)
     mixed = [*samples, right(SET)]
     scored = core.rewards(mixed, [truth] * len(samples) + [other])
-    assert len(runs) == 1
+    assert len(checker_runs) == 1
     assert [s.value for s in scored] == [s.value for s in alone] + [1.0]
     batch = verl.compute_score_batch(
         data_sources=["dure/type-completion"] * len(samples),
@@ -540,4 +532,4 @@ def test_samples_of_one_type_completion_prompt_cost_one_checker_run(monkeypatch:
         extra_infos=[None] * len(samples),
     )
     assert [b["score"] for b in batch] == [s.value for s in alone]
-    assert len(runs) == 2
+    assert len(checker_runs) == 2

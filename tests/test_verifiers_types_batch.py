@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 import pytest
 
 from dure.scoring import score, score_answer, score_many
 from dure.tasks import RepoRef, Task, VerifierSpec, make_task
 from dure.tasks.frozen import freeze, freeze_object
-from dure.verifiers import types as types_module
 from dure.verifiers.audit import audit_task
 from dure.verifiers.typecheck import checker_version
 from dure.verifiers.types import baseline_of, prepare
@@ -167,20 +165,6 @@ ANSWERS = [
     "no answer here",  # malformed
     json.dumps(["not", "an", "object"]),  # malformed for this verifier
 ]
-
-
-@pytest.fixture
-def checker_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The number of files of every checker run from now on."""
-    runs: list[int] = []
-    real = types_module._check_many
-
-    def counted(prepared: Any, texts: list[str]) -> Any:
-        runs.append(len(texts))
-        return real(prepared, texts)
-
-    monkeypatch.setattr(types_module, "_check_many", counted)
-    return runs
 
 
 def test_answers_judged_together_score_as_they_do_alone_in_one_checker_run(checker_runs: list[int]) -> None:
