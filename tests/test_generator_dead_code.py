@@ -564,3 +564,13 @@ def test_a_real_packages_tests_pass_on_planted_workspaces(
         tree = materialise(task, tmp_path / f"w{number}" / source.root.name)
         result = subprocess.run(command, check=False, cwd=tree, capture_output=True, text=True, timeout=600)
         assert result.returncode == 0, (task.inputs["module"], result.stdout[-2000:])
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_mark_lines_locate_planted_statements_and_leave_nothing_behind(newline: str) -> None:
+    from dure.generators._inject import MARK, _unmarked  # noqa: PLC0415
+
+    code = newline.join(["a = 1", f"    {MARK}0", "def f():", f"{MARK}1", "    return 1", "b = 2", ""])
+    text, starts = _unmarked(code)
+    assert text == newline.join(["a = 1", "def f():", "    return 1", "b = 2", ""])
+    assert starts == {0: 2, 1: 3}

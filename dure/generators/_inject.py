@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider, WhitespaceInclusivePositionProvider
 
 FUNCTION = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -216,50 +215,88 @@ def _qualname(module: str, container: str | None, name: str) -> str:
     return f"{module}.{container}.{name}" if container else f"{module}.{name}"
 
 
+Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement  # what a body holds
+MARK = "# dure-planted-"  # a comment line put before each planted statement while the module is built
+
+
+class _Marks:
+    """Numbers the planted statements with a comment line each, so that one code generation of the patched
+    module says where every one of them went (a position provider costs a full generation per kind)."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Statement] = []
+
+    def __call__(self, node: Statement) -> Statement:
+        comment = cst.EmptyLine(indent=True, comment=cst.Comment(f"{MARK}{len(self.nodes)}"))
+        marked = node.with_changes(leading_lines=(comment, *node.leading_lines))
+        self.nodes.append(marked)
+        return marked
+
+
+def _unmarked(code: str) -> tuple[str, dict[int, int]]:
+    """``code`` without its mark lines, and mark number -> the line (in that text) that followed the mark."""
+    kept: list[str] = []
+    starts: dict[int, int] = {}
+    position = 0
+    for match in [*_LINE_END.finditer(code), None]:
+        end = match.end() if match is not None else len(code)
+        line = code[position:end]
+        if not line:
+            break
+        stripped = line.strip()
+        if stripped.startswith(MARK) and stripped[len(MARK) :].isdigit():
+            starts[int(stripped[len(MARK) :])] = len(kept) + 1
+        else:
+            kept.append(line)
+        position = end
+    return "".join(kept), starts
+
+
+def _unchanged(node: Statement) -> Statement:
+    return node
+
+
 def plant(view: ModuleView, plan: Plan) -> Planted:
     """Apply ``plan`` to the module's text and locate what was planted."""
+    if MARK in view.text:
+        raise InjectionError(f"the module already holds the text {MARK!r}")
     module = cst.parse_module(view.text)
-    added: list[cst.CSTNode] = []
+    mark = _Marks()
     if plan.imported is not None:
-        module, node = insert_import_after(module, plan.imported[0], plan.imported[1])
-        added.append(node)
+        module = insert_import_after(module, plan.imported[0], plan.imported[1], mark=mark)
     originals = {info.name: find_function(module, info.container, info.name) for info in plan.chain}
     for info in plan.chain:
         copy = renamed_copy(
             originals[info.name], plan.renames[info.name], plan.renames, method=bool(info.container)
         )
-        module = insert_after(module, info.container, info.name, copy)
-        added.append(copy)
+        module = insert_after(module, info.container, info.name, mark(copy))
     for twin in plan.twins:
         source = find_function(cst.parse_module(twin.module.text), twin.info.container, twin.info.name)
         method = twin.container is not None
         copy = renamed_copy(source, twin.info.name, {}, method=method, strip_types=twin.strip_types)
-        module = insert_after(module, twin.container, twin.anchor, copy)
-        added.append(copy)
-    tail: cst.CSTNode | None = None
+        module = insert_after(module, twin.container, twin.anchor, mark(copy))
+    tail: int | None = None
     if plan.tail_host is not None:
-        module, tail = append_after_return(module, plan.tail_host.container, plan.tail_host.name)
-        added.append(tail)
-    branches: list[cst.CSTNode] = []
+        tail = len(mark.nodes)
+        module = append_after_return(module, plan.tail_host.container, plan.tail_host.name, mark=mark)
+    branches: list[int] = []
     if plan.branch_hosts and plan.flag is not None:
         for host in plan.branch_hosts:
             guard = branch_source(view, host, plan.flag)
-            module, branch = prepend_statement(module, host.container, host.name, guard)
-            branches.append(branch)
-        module, flag = insert_flag(module, plan.flag)
-        added += [*branches, flag]
-    # One position pass (each provider is a full code generation): a statement's own first line is the
-    # first line of its span plus the blank and comment lines it owns.
-    spans = MetadataWrapper(module, unsafe_skip_copy=True).resolve(WhitespaceInclusivePositionProvider)
-
-    def first_line(node: cst.CSTNode) -> int:
-        return spans[node].start.line + len(getattr(node, "leading_lines", ()))
-
-    text = module.code
+            branches.append(len(mark.nodes))
+            module = prepend_statement(module, host.container, host.name, guard, mark=mark)
+        module = insert_flag(module, plan.flag, mark=mark)
+    text, starts = _unmarked(module.code)
+    if sorted(starts) != list(range(len(mark.nodes))):
+        raise InjectionError("a planted statement did not come out where it was put")
     inserted: set[int] = set()
-    for node in added:
-        where = spans[node]
-        inserted.update(range(where.start.line, where.end.line + (where.end.column > 0)))
+    for number, node in enumerate(mark.nodes):
+        lines = len(_LINE_END.findall(module.code_for_node(node))) - 1  # without its mark
+        inserted.update(range(starts[number], starts[number] + lines))
+
+    def first_line(number: int) -> int:  # the statement's own line, after the blank and comment lines it owns
+        return starts[number] + len(mark.nodes[number].leading_lines) - 1
+
     return Planted(
         text=text,
         chain=tuple(_qualname(view.name, i.container, plan.renames[i.name]) for i in plan.chain),
@@ -474,7 +511,9 @@ def _holds_definition(statement: cst.BaseStatement) -> bool:
     return finder.found
 
 
-def insert_flag(module: cst.Module, name: str) -> tuple[cst.Module, cst.CSTNode]:
+def insert_flag(
+    module: cst.Module, name: str, *, mark: Callable[[Statement], Statement] = _unchanged
+) -> cst.Module:
     """``name = False`` at module level, just before the first statement that defines a function or class,
     so it is bound before any code of the module can run."""
     body = list(module.body)
@@ -482,8 +521,8 @@ def insert_flag(module: cst.Module, name: str) -> tuple[cst.Module, cst.CSTNode]
     flag = cst.parse_statement(f"{name} = False\n", config=module.config_for_parsing)
     if position > 0:
         flag = flag.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
-    body.insert(position, flag)
-    return module.with_changes(body=tuple(body)), flag
+    body.insert(position, mark(flag))
+    return module.with_changes(body=tuple(body))
 
 
 def _replace_function(
@@ -497,8 +536,13 @@ def _replace_function(
 
 
 def prepend_statement(
-    module: cst.Module, container: str | None, name: str, source: str
-) -> tuple[cst.Module, cst.CSTNode]:
+    module: cst.Module,
+    container: str | None,
+    name: str,
+    source: str,
+    *,
+    mark: Callable[[Statement], Statement] = _unchanged,
+) -> cst.Module:
     """The statement ``source`` as the first statement of a function (after its docstring)."""
     node = find_function(module, container, name)
     assert isinstance(node.body, cst.IndentedBlock)
@@ -507,13 +551,17 @@ def prepend_statement(
     position = 1 if statements and _is_docstring(statements[0]) else 0
     if position >= len(statements):
         raise InjectionError(f"{name} has nothing but a docstring")
-    statements.insert(position, statement)
-    return _replace_function(module, container, name, statements), statement
+    statements.insert(position, mark(statement))
+    return _replace_function(module, container, name, statements)
 
 
 def append_after_return(
-    module: cst.Module, container: str | None, name: str
-) -> tuple[cst.Module, cst.CSTNode]:
+    module: cst.Module,
+    container: str | None,
+    name: str,
+    *,
+    mark: Callable[[Statement], Statement] = _unchanged,
+) -> cst.Module:
     """A function with a copy of its second-last statement after its final ``return`` (a stale line)."""
     node = find_function(module, container, name)
     assert isinstance(node.body, cst.IndentedBlock)
@@ -523,21 +571,30 @@ def append_after_return(
     last = statements[-1].body
     if len(last) != 1 or not isinstance(last[0], cst.Return):
         raise InjectionError(f"{name} does not end with a return")
-    stale = statements[-2].with_changes(leading_lines=())
-    statements.append(stale)
-    return _replace_function(module, container, name, statements), stale
+    before = statements[-2]
+    if not isinstance(before, cst.SimpleStatementLine | cst.BaseCompoundStatement):
+        raise InjectionError(f"{name}: unexpected statement before its return")
+    statements.append(mark(before.with_changes(leading_lines=())))
+    return _replace_function(module, container, name, statements)
 
 
-def insert_import_after(module: cst.Module, line: int, source: str) -> tuple[cst.Module, cst.CSTNode]:
+def insert_import_after(
+    module: cst.Module,
+    line: int,
+    source: str,
+    *,
+    mark: Callable[[Statement], Statement] = _unchanged,
+) -> cst.Module:
     """The import statement ``source`` right after the top-level statement that starts on ``line``."""
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     body = list(module.body)
+    first = 1 + len(module.header)  # the first line of each top-level statement, its own lines included
     for position, statement in enumerate(body):
-        where = positions.get(statement)
-        if where is not None and where.start.line == line:
+        start = first + len(statement.leading_lines)
+        first += len(_LINE_END.findall(module.code_for_node(statement)))
+        if isinstance(statement, cst.SimpleStatementLine) and start == line:
             new = cst.parse_statement(source, config=module.config_for_parsing)
-            body.insert(position + 1, new)
-            return module.with_changes(body=tuple(body)), new
+            body.insert(position + 1, mark(new))
+            return module.with_changes(body=tuple(body))
     raise InjectionError(f"no top-level statement starts on line {line}")
 
 
