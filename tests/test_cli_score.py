@@ -113,3 +113,18 @@ def test_a_generate_output_directory_is_read_shard_by_shard(
     answers = answers_file(tmp_path, reference_lines())
     assert main(["score", str(tmp_path / "out"), str(answers), "--workers", "0"]) == ExitCode.OK
     assert "4 scored, 0 malformed, 0 unknown task ids, 0 tasks without an answer" in capsys.readouterr().out
+
+
+def test_a_curriculum_directory_is_read_without_its_phase_4_repeats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tasks = all_tasks()
+    folder = tmp_path / "curriculum"
+    folder.mkdir()
+    write_tasks(folder / "phase-1.jsonl", tasks[:3])
+    write_tasks(folder / "phase-2.jsonl", tasks[3:])
+    write_tasks(folder / "phase-4.jsonl", tasks[:2])  # the mix repeats tasks of the other phases
+    (folder / "curriculum.json").write_text("{}\n", encoding="utf-8")
+    answers = answers_file(tmp_path, reference_lines())
+    assert main(["score", str(folder), str(answers), "--workers", "0"]) == ExitCode.OK
+    assert "4 scored, 0 malformed, 0 unknown task ids, 0 tasks without an answer" in capsys.readouterr().out

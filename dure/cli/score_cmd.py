@@ -83,8 +83,8 @@ def print_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
 )
 @reports_errors
 def score(tasks_path: Path, answers_path: Path, out: Path | None, workers: int | None, timeout: float) -> int:
-    """Score the answers in ANSWERS against the tasks in TASKS (a JSONL file, or a `dure generate` output
-    directory).
+    """Score the answers in ANSWERS against the tasks in TASKS (a JSONL file, or a `dure generate` or
+    `dure curriculum` directory).
 
     An answer line is {"task_id": ..., "answer": <JSON>} or {"task_id": ..., "completion": "<free text>"}.
     Exits 1 when a line is malformed, names an unknown task, or a task has no answer.

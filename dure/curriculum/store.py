@@ -41,7 +41,8 @@ def phase_file(phase: int) -> str:
 
 def task_files(path: Path | str) -> list[Path]:
     """The task files ``path`` designates: itself if a file; ``tasks/*.jsonl`` of a ``dure generate``
-    output directory; else the ``*.jsonl`` files of a directory. Sorted, so the order is reproducible."""
+    output directory; the phase 1-3 files of a ``dure curriculum`` directory; else the ``*.jsonl`` files of a
+    directory. Sorted, so the order is reproducible."""
     path = Path(path)
     if path.is_file():
         return [path]
@@ -49,6 +50,8 @@ def task_files(path: Path | str) -> list[Path]:
         raise CurriculumError(f"{path}: no such file or directory")
     folder = path / "tasks" if (path / "tasks").is_dir() else path
     found = sorted(folder.glob("*.jsonl"))
+    if (folder / REPORT_FILE).is_file():  # a curriculum: its phase-4 mix repeats tasks of phases 1-3
+        found = [file for file in found if file.name != phase_file(4)]
     if not found:
         raise CurriculumError(f"{path}: no task files (expected a .jsonl file or a directory of them)")
     return found
