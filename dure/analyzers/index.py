@@ -7,8 +7,6 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from dure.analyzers import queries
 from dure.analyzers.model import (
     CallEdge,
@@ -26,6 +24,8 @@ from dure.analyzers.model import (
 )
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from dure.analyzers.inference import JediReport
     from dure.analyzers.queries import QueryResult
     from dure.analyzers.resolution import Resolved
@@ -175,6 +175,8 @@ class RepoIndex:
         """The call graph between repository definitions: certain edges, plus possible ones if asked."""
 
         def build() -> nx.DiGraph[str]:
+            import networkx as nx  # noqa: PLC0415 - 0.1 s to import; building an index never needs it
+
             graph: nx.DiGraph[str] = nx.DiGraph()
             graph.add_nodes_from(self.definitions)
             allowed = {Certainty.CERTAIN, Certainty.POSSIBLE} if possible else {Certainty.CERTAIN}

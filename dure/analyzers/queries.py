@@ -6,12 +6,12 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import networkx as nx
-
 from dure.analyzers.model import Certainty, Definition, DefinitionKind, Import, ImportCondition, Uncertainty
 from dure.errors import QueryError
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from dure.analyzers.index import RepoIndex
 
 #: Uncertainty kinds inside a function that make its own callees uncertain.
@@ -98,11 +98,15 @@ def _imported_into(index: RepoIndex, module: str) -> frozenset[str]:
 
 
 def _subclasses_of(index: RepoIndex, cls: str) -> frozenset[str]:
+    import networkx as nx  # noqa: PLC0415 - 0.1 s to import; building an index never needs it
+
     return frozenset(nx.descendants(_class_graph(index), cls)) if cls in _class_graph(index) else frozenset()
 
 
 def _class_graph(index: RepoIndex) -> nx.DiGraph[str]:
     def build() -> nx.DiGraph[str]:
+        import networkx as nx  # noqa: PLC0415 - see _subclasses_of
+
         graph: nx.DiGraph[str] = nx.DiGraph()
         for base, children in index.subclass_map().items():
             graph.add_edges_from((base, child) for child in children)
@@ -199,6 +203,8 @@ def subclasses(index: RepoIndex, qualname: str) -> QueryResult:
 def external_deps(index: RepoIndex, qualname: str) -> QueryResult:
     """Top-level external modules ``qualname`` uses, directly or through the repository's own calls."""
     _require(index, "external_deps", qualname)
+    import networkx as nx  # noqa: PLC0415 - see _subclasses_of
+
     graph = index.graph(possible=True)
     reached = {qualname} | (nx.descendants(graph, qualname) if qualname in graph else set())
     certain_reached = {qualname} | (
@@ -239,6 +245,8 @@ def shortest_paths(index: RepoIndex, source: str, target: str) -> QueryResult:
     """Every shortest call path from ``source`` to ``target`` over certain edges."""
     _require(index, "shortest_paths", source)
     _require(index, "shortest_paths", target)
+    import networkx as nx  # noqa: PLC0415 - see _subclasses_of
+
     graph = index.graph()
     try:
         paths = tuple(sorted(tuple(p) for p in nx.all_shortest_paths(graph, source, target)))
@@ -253,6 +261,8 @@ def shortest_paths(index: RepoIndex, source: str, target: str) -> QueryResult:
 def _path_doubts(index: RepoIndex, source: str, target: str, paths: tuple[tuple[str, ...], ...]) -> list[str]:
     if not paths:
         return ["no certain path"]
+    import networkx as nx  # noqa: PLC0415 - see _subclasses_of
+
     length = len(paths[0]) - 1
     wider = index.graph(possible=True)
     wider_paths = tuple(sorted(tuple(p) for p in nx.all_shortest_paths(wider, source, target)))

@@ -12,7 +12,6 @@ from dure.analyzers import RepoIndex, build_index
 from dure.analyzers.export import write_graph
 from dure.analyzers.model import Certainty
 from dure.cli._base import ExitCode, reports_errors
-from dure.corpus import Repository, resolve_repositories
 from dure.errors import DureError
 
 PROGRESS_MINIMUM = 200  # files: below this a run is too short for a progress bar
@@ -63,6 +62,14 @@ def _summary(name: str, index: RepoIndex) -> str:
     )
 
 
+def _corpus_targets(corpus_name: str) -> list[tuple[str, Path]]:
+    """``(label, root)`` of every repository of a corpus, fetched if needed."""
+    from dure.corpus import resolve_repositories  # noqa: PLC0415 - 40 ms of imports indexing a PATH skips
+
+    repositories = resolve_repositories(None, corpus=corpus_name, progress=lambda m: click.echo(m, err=True))
+    return [(f"{r.name}-{r.version}" if r.version else r.name, r.root) for r in repositories]
+
+
 @click.command()
 @click.argument("path", required=False, type=click.Path(path_type=Path))
 @click.option(
@@ -102,16 +109,13 @@ def index(
     if path is not None:
         if not path.is_dir():
             raise DureError(f"{path}: not a directory")
-        repositories = [Repository(path.resolve().name, None, path)]
+        targets = [(path.resolve().name, path)]
     else:
-        repositories = resolve_repositories(
-            None, corpus=corpus_name or "default", progress=lambda m: click.echo(m, err=True)
-        )
+        targets = _corpus_targets(corpus_name or "default")
     failed = 0
-    for repository in repositories:
-        label = f"{repository.name}-{repository.version}" if repository.version else repository.name
+    for label, root in targets:
         try:
-            built = _index_with_progress(repository.root, label, use_cache=not no_cache, jedi=jedi)
+            built = _index_with_progress(root, label, use_cache=not no_cache, jedi=jedi)
         except (DureError, OSError) as problem:
             failed += 1
             click.echo(f"dure: error: {label}: {problem}", err=True)
