@@ -104,6 +104,34 @@ def walk_definitions(tree: ast.Module, module: str) -> list[DefInfo]:
     return found
 
 
+class _Concrete:
+    """A module's LibCST tree, parsed once for all its plans (LibCST trees are immutable: an edit builds a
+    new tree sharing every statement it did not touch), and the code of each of its top-level statements,
+    generated once."""
+
+    __slots__ = ("codes", "module", "nodes")
+
+    def __init__(self) -> None:
+        self.module: cst.Module | None = None
+        self.nodes: dict[int, cst.CSTNode] = {}  # id -> header, body and footer nodes of ``module``
+        self.codes: dict[int, str] = {}
+
+    def parsed(self, text: str) -> cst.Module:
+        if self.module is None:
+            self.module = cst.parse_module(text)
+            parts = (*self.module.header, *self.module.body, *self.module.footer)
+            self.nodes = {id(node): node for node in parts}
+        return self.module
+
+    def code(self, module: cst.Module, node: cst.CSTNode) -> str:
+        """``module.code_for_node(node)``, kept when ``node`` is a top-level node of the parsed tree."""
+        if self.nodes.get(id(node)) is not node:
+            return module.code_for_node(node)
+        if id(node) not in self.codes:
+            self.codes[id(node)] = module.code_for_node(node)
+        return self.codes[id(node)]
+
+
 @dataclass(frozen=True, slots=True)
 class ModuleView:
     """One module of the released tree: text, syntax tree, definitions and the lines the tests ran."""
@@ -114,6 +142,7 @@ class ModuleView:
     tree: ast.Module
     definitions: tuple[DefInfo, ...]
     executed: frozenset[int]
+    _concrete: _Concrete = field(default_factory=_Concrete, compare=False, repr=False)
 
     @classmethod
     def read(cls, name: str, file: str, text: str, executed: frozenset[int]) -> ModuleView:
@@ -153,6 +182,30 @@ class ModuleView:
             and any(a.name == "annotations" for a in n.names)
             for n in self.tree.body
         )
+
+    def concrete(self) -> cst.Module:
+        """The module's LibCST tree, parsed once."""
+        return self._concrete.parsed(self.text)
+
+    def statement_code(self, module: cst.Module, node: cst.CSTNode) -> str:
+        """``module.code_for_node(node)``, generated once for a top-level node of :meth:`concrete`."""
+        self.concrete()
+        return self._concrete.code(module, node)
+
+    def code_of(self, module: cst.Module) -> str:
+        """``module.code`` for an edit of :meth:`concrete`: the top-level statements the edit kept reuse their
+        code (a module's code is that of its header, body and footer nodes, one after the other)."""
+        original = self.concrete()
+        same_frame = (
+            module.header is original.header
+            and module.footer is original.footer
+            and module.default_indent == original.default_indent
+            and module.default_newline == original.default_newline
+        )
+        if not (same_frame and module.has_trailing_newline and module.body):
+            return module.code
+        nodes = (*module.header, *module.body, *module.footer)
+        return "".join(self._concrete.code(module, node) for node in nodes)
 
     @property
     def double_quotes(self) -> bool:
@@ -260,10 +313,11 @@ def plant(view: ModuleView, plan: Plan) -> Planted:
     """Apply ``plan`` to the module's text and locate what was planted."""
     if MARK in view.text:
         raise InjectionError(f"the module already holds the text {MARK!r}")
-    module = cst.parse_module(view.text)
+    module = view.concrete()
     mark = _Marks()
     if plan.imported is not None:
-        module = insert_import_after(module, plan.imported[0], plan.imported[1], mark=mark)
+        line, statement = plan.imported[0], plan.imported[1]
+        module = insert_import_after(module, line, statement, mark=mark, code=view.statement_code)
     originals = {info.name: find_function(module, info.container, info.name) for info in plan.chain}
     for info in plan.chain:
         copy = renamed_copy(
@@ -271,7 +325,7 @@ def plant(view: ModuleView, plan: Plan) -> Planted:
         )
         module = insert_after(module, info.container, info.name, mark(copy))
     for twin in plan.twins:
-        source = find_function(cst.parse_module(twin.module.text), twin.info.container, twin.info.name)
+        source = find_function(twin.module.concrete(), twin.info.container, twin.info.name)
         method = twin.container is not None
         copy = renamed_copy(source, twin.info.name, {}, method=method, strip_types=twin.strip_types)
         module = insert_after(module, twin.container, twin.anchor, mark(copy))
@@ -286,7 +340,7 @@ def plant(view: ModuleView, plan: Plan) -> Planted:
             branches.append(len(mark.nodes))
             module = prepend_statement(module, host.container, host.name, guard, mark=mark)
         module = insert_flag(module, plan.flag, mark=mark)
-    text, starts = _unmarked(module.code)
+    text, starts = _unmarked(view.code_of(module))
     if sorted(starts) != list(range(len(mark.nodes))):
         raise InjectionError("a planted statement did not come out where it was put")
     inserted: set[int] = set()
@@ -584,13 +638,15 @@ def insert_import_after(
     source: str,
     *,
     mark: Callable[[Statement], Statement] = _unchanged,
+    code: Callable[[cst.Module, cst.CSTNode], str] = cst.Module.code_for_node,
 ) -> cst.Module:
-    """The import statement ``source`` right after the top-level statement that starts on ``line``."""
+    """The import statement ``source`` right after the top-level statement that starts on ``line``
+    (``code``: how to generate a statement's code, a kept one maybe)."""
     body = list(module.body)
     first = 1 + len(module.header)  # the first line of each top-level statement, its own lines included
     for position, statement in enumerate(body):
         start = first + len(statement.leading_lines)
-        first += len(_LINE_END.findall(module.code_for_node(statement)))
+        first += len(_LINE_END.findall(code(module, statement)))
         if isinstance(statement, cst.SimpleStatementLine) and start == line:
             new = cst.parse_statement(source, config=module.config_for_parsing)
             body.insert(position + 1, mark(new))
