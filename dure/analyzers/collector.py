@@ -8,8 +8,7 @@ Statements are walked here, recursively (Python bounds their nesting). Expressio
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -45,7 +44,11 @@ def _docstring(body: list[ast.stmt]) -> str | None:
 
 
 class ModuleCollector(ExpressionCollector):
-    """Builds the :class:`ModuleSummary` of one parsed file."""
+    """Builds the :class:`ModuleSummary` of one parsed file.
+
+    Nested blocks and bodies save and restore the walk's state by hand, not with context managers (50,000
+    blocks in a large repository), and without ``finally``: an exception abandons the whole file.
+    """
 
     def collect(self, tree: ast.Module) -> ModuleSummary:
         module = self.summary.definitions[0]
@@ -64,6 +67,20 @@ class ModuleCollector(ExpressionCollector):
             if handler is None:
                 raise NotImplementedError(f"unhandled statement {type(statement).__name__}")
             handler(self, statement)
+
+    def _scope_body(self, scope: Scope, statements: list[ast.stmt]) -> None:
+        """A function or class body: blocks of the enclosing scope do not guard its bindings."""
+        saved = (self.scope, self.block_depth)
+        self.scope, self.block_depth = scope, 0
+        self.body(statements)
+        self.scope, self.block_depth = saved
+
+    def _blocks(self, *bodies: list[ast.stmt]) -> None:
+        """Bodies of an if/for/while/try/with/match: the bindings in them are guarded."""
+        self.block_depth += 1
+        for statements in bodies:
+            self.body(statements)
+        self.block_depth -= 1
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         outer = self.scope
@@ -86,8 +103,7 @@ class ModuleCollector(ExpressionCollector):
         self._decorate(node, qualname, scope.decorators)
         self.bind(node.name, Binding("def", qualname, scope.id))
         self._param_indexes(scope)
-        with self._new_body(scope):
-            self.body(node.body)
+        self._scope_body(scope, node.body)
 
     @staticmethod
     def _method_kind(decorators: tuple[str, ...]) -> str:
@@ -166,8 +182,7 @@ class ModuleCollector(ExpressionCollector):
         self._call(node, "classdef", ("d", qualname), f"class {node.name}")  # metaclass, __init_subclass__
         self._decorate(node, qualname, scope.decorators)
         self.bind(node.name, Binding("class", qualname, scope.id))
-        with self._new_body(scope):
-            self.body(node.body)
+        self._scope_body(scope, node.body)
 
     def _base_ref(self, node: ast.expr) -> Ref:
         while isinstance(node, ast.Subscript):  # Generic[T], Base[int]
@@ -223,16 +238,15 @@ class ModuleCollector(ExpressionCollector):
         iterable = self.ref(node.iter)
         kind = "aiter" if isinstance(node, ast.AsyncFor) else "iter"
         self._call(node.iter, kind, iterable, "async for" if kind == "aiter" else "for")
-        with self._block():
-            self._bind_iteration(node.target, iterable)
-            self.body(node.body)
-            self.body(node.orelse)
+        self.block_depth += 1
+        self._bind_iteration(node.target, iterable)
+        self.body(node.body)
+        self.body(node.orelse)
+        self.block_depth -= 1
 
     def while_(self, node: ast.While) -> None:
         self.expr(node.test)
-        with self._block():
-            self.body(node.body)
-            self.body(node.orelse)
+        self._blocks(node.body, node.orelse)
 
     def if_(self, node: ast.If) -> None:
         self.expr(node.test)
@@ -243,23 +257,21 @@ class ModuleCollector(ExpressionCollector):
             self.condition, self.type_only = saved
             self.body(node.orelse)
             return
-        with self._condition(ImportCondition.CONDITIONAL), self._block():
-            self.body(node.body)
-            self.body(node.orelse)
+        outer = self.condition
+        self.condition = self._narrowed(ImportCondition.CONDITIONAL)
+        self._blocks(node.body, node.orelse)
+        self.condition = outer
 
-    @contextmanager
-    def _condition(self, condition: ImportCondition) -> Iterator[None]:
-        saved = self.condition
-        if saved in (ImportCondition.ALWAYS, ImportCondition.CONDITIONAL):
-            self.condition = condition
-        try:
-            yield
-        finally:
-            self.condition = saved
+    def _narrowed(self, condition: ImportCondition) -> ImportCondition:
+        """The condition of imports inside a block: ``TYPE_CHECKING`` is never narrowed."""
+        if self.condition in (ImportCondition.ALWAYS, ImportCondition.CONDITIONAL):
+            return condition
+        return self.condition
 
     def with_(self, node: ast.With | ast.AsyncWith) -> None:
-        with self._block():
-            self._with(node)
+        self.block_depth += 1
+        self._with(node)
+        self.block_depth -= 1
 
     def _with(self, node: ast.With | ast.AsyncWith) -> None:
         kind = "awith" if isinstance(node, ast.AsyncWith) else "with"
@@ -275,20 +287,23 @@ class ModuleCollector(ExpressionCollector):
         self.body(node.body)
 
     def try_(self, node: ast.Try | ast.TryStar) -> None:
-        with self._block():
-            self._try(node)
+        self.block_depth += 1
+        self._try(node)
+        self.block_depth -= 1
 
     def _try(self, node: ast.Try | ast.TryStar) -> None:
         guarded = any(_catches_import_error(h) for h in node.handlers)
-        with self._condition(ImportCondition.TRY_EXCEPT if guarded else self.condition):
-            self.body(node.body)
-            for handler in node.handlers:
-                if handler.type is not None:
-                    self.expr(handler.type)
-                if handler.name:
-                    exception = self.ref(handler.type) if handler.type is not None else ("k", "BaseException")
-                    self.bind(handler.name, Binding("exc", exception))
-                self.body(handler.body)
+        saved = self.condition
+        self.condition = self._narrowed(ImportCondition.TRY_EXCEPT if guarded else self.condition)
+        self.body(node.body)
+        for handler in node.handlers:
+            if handler.type is not None:
+                self.expr(handler.type)
+            if handler.name:
+                exception = self.ref(handler.type) if handler.type is not None else ("k", "BaseException")
+                self.bind(handler.name, Binding("exc", exception))
+            self.body(handler.body)
+        self.condition = saved
         self.body(node.orelse)
         self.body(node.finalbody)
 
@@ -372,8 +387,9 @@ class ModuleCollector(ExpressionCollector):
             self._call(node.exc, "raise", self.ref(node.exc), text_of(node.exc))
 
     def match(self, node: ast.Match) -> None:
-        with self._block():
-            self._match(node)
+        self.block_depth += 1
+        self._match(node)
+        self.block_depth -= 1
 
     def _match(self, node: ast.Match) -> None:
         self.expr(node.subject)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from dure.analyzers.model import Definition, DefinitionKind
 from dure.analyzers.refs import BINARY_DUNDER_NAMES, lambda_name, ref_of, text_of
@@ -33,6 +35,11 @@ COMPARE_DUNDERS: dict[type[ast.cmpop], str] = {
     ast.Gt: "__gt__",
     ast.GtE: "__ge__",
 }
+SUBSCRIPT_DUNDERS: dict[type[ast.expr_context], str] = {
+    ast.Load: "__getitem__",
+    ast.Store: "__setitem__",
+    ast.Del: "__delitem__",
+}
 #: Container methods that add an item, and the position of the added item among their arguments.
 CONTAINER_ADDERS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "extend": 0, "setdefault": 1}
 
@@ -41,16 +48,31 @@ def is_getattr(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
 
 
-def _children(node: ast.AST) -> list[ast.AST]:
-    """``list(ast.iter_child_nodes(node))``, without its generators: the expression walk's inner loop."""
-    children: list[ast.AST] = []
+def _subclasses(*bases: type[ast.AST]) -> set[type[ast.AST]]:
+    return {kind for base in bases for kind in base.__subclasses__()}
+
+
+#: Nodes the expression walk has nothing to do for: names (leaves, the most common node) and the context
+#: and operator markers. They are never pushed on the walk's stack.
+INERT: frozenset[type[ast.AST]] = frozenset(
+    {ast.Name} | _subclasses(ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
+)
+Stack = list[tuple[ast.AST, Scope]]
+#: Expressions whose value, used other than by calling it, may be called elsewhere.
+VALUE_NODES: frozenset[type[ast.AST]] = frozenset({ast.Name, ast.Attribute, ast.Lambda})
+
+
+def _push_children(node: ast.AST, scope: Scope, stack: Stack) -> None:
+    """Push ``ast.iter_child_nodes(node)`` but the inert ones, in order: the expression walk's inner loop."""
     for name in node._fields:
         value = getattr(node, name, None)
         if isinstance(value, ast.AST):
-            children.append(value)
+            if type(value) not in INERT:
+                stack.append((value, scope))
         elif isinstance(value, list):
-            children.extend(item for item in value if isinstance(item, ast.AST))
-    return children
+            stack.extend(
+                [(item, scope) for item in value if isinstance(item, ast.AST) and type(item) not in INERT]
+            )
 
 
 class ExpressionCollector(ScopeTracker):
@@ -58,72 +80,85 @@ class ExpressionCollector(ScopeTracker):
 
     def expr(self, root: ast.expr) -> None:
         """Record every call, protocol use, lambda and comprehension inside ``root`` (iteratively)."""
-        stack: list[tuple[ast.AST, Scope]] = [(root, self.scope)]
+        if type(root) in INERT:
+            return
+        stack: Stack = [(root, self.scope)]
         saved = self.scope
+        handlers = self.EXPRESSIONS
+        generic = ExpressionCollector._generic
         try:
             while stack:
                 node, scope = stack.pop()
                 self.scope = scope
-                self._expression(node, stack)
+                handlers.get(type(node), generic)(self, node, stack)
         finally:
             self.scope = saved
 
-    def _expression(self, node: ast.AST, stack: list[tuple[ast.AST, Scope]]) -> None:
-        kind = type(node)
-        if kind is ast.Name:  # the most common node, and a leaf
-            return
-        if kind is ast.Constant:
-            if isinstance(node.value, str):  # type: ignore[attr-defined]
-                self._string(node)  # type: ignore[arg-type]
-            return
+    def _generic(self, node: ast.AST, stack: Stack) -> None:
+        _push_children(node, self.scope, stack)
+
+    def _leaf(self, node: ast.AST, stack: Stack) -> None:
+        """A name: nothing to record (comprehensions and lambdas push them unfiltered)."""
+
+    def _constant(self, node: ast.Constant, stack: Stack) -> None:
+        if isinstance(node.value, str):
+            self._string(node)
+
+    def _call_expression(self, node: ast.Call, stack: Stack) -> None:
+        self._call_node(node)
         scope = self.scope
-        if isinstance(node, ast.Call):
-            self._call_node(node)
-            func = node.func
-            stack.append((func.value if isinstance(func, ast.Attribute) else func, scope))
-            stack.extend((a, scope) for a in node.args)
-            stack.extend((k.value, scope) for k in node.keywords)
-            return
-        if isinstance(node, ast.Attribute):
-            if isinstance(node.ctx, ast.Load):  # a property read is a call; most reads are not: kept light
-                load = (scope.id, node.lineno, node.col_offset, self.ref(node.value), node.attr)
-                self.summary.attribute_loads.append(load)
+        func = node.func
+        callee = func.value if isinstance(func, ast.Attribute) else func
+        if type(callee) not in INERT:
+            stack.append((callee, scope))
+        stack.extend([(a, scope) for a in node.args if type(a) not in INERT])
+        stack.extend([(k.value, scope) for k in node.keywords if type(k.value) not in INERT])
+
+    def _attribute(self, node: ast.Attribute, stack: Stack) -> None:
+        scope = self.scope
+        if isinstance(node.ctx, ast.Load):  # a property read is a call; most reads are not: kept light
+            load = (scope.id, node.lineno, node.col_offset, self.ref(node.value), node.attr)
+            self.summary.attribute_loads.append(load)
+        if type(node.value) not in INERT:
             stack.append((node.value, scope))
-            return
-        if isinstance(node, ast.Lambda):
-            self._lambda(node, stack)
-            return
-        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
-            self._comprehension(node, stack)
-            return
-        if isinstance(node, ast.BinOp):
-            dunder = BINARY_DUNDERS.get(type(node.op))
-            if dunder:
-                self._call(node, f"op:{dunder}", self.ref(node.left), dunder)
-        elif isinstance(node, ast.Compare):
-            self._compare(node)
-        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load | ast.Store | ast.Del):
-            dunder = {ast.Load: "__getitem__", ast.Store: "__setitem__", ast.Del: "__delitem__"}[
-                type(node.ctx)
-            ]
+
+    def _binary(self, node: ast.BinOp, stack: Stack) -> None:
+        dunder = BINARY_DUNDERS.get(type(node.op))
+        if dunder:
+            self._call(node, f"op:{dunder}", self.ref(node.left), dunder)
+        _push_children(node, self.scope, stack)
+
+    def _comparison(self, node: ast.Compare, stack: Stack) -> None:
+        self._compare(node)
+        _push_children(node, self.scope, stack)
+
+    def _subscript(self, node: ast.Subscript, stack: Stack) -> None:
+        dunder = SUBSCRIPT_DUNDERS.get(type(node.ctx))
+        if dunder is not None:
             self._call(node, f"op:{dunder}", self.ref(node.value), dunder)
-        elif isinstance(node, ast.NamedExpr):
-            self.bind(node.target.id, Binding("val", self.ref(node.value)))
-            stack.append((node.value, scope))
-            return
-        elif isinstance(node, ast.Yield | ast.YieldFrom):
-            function = self._function_scope()
-            if function is not None:
-                function.is_generator = True
-            if node.value is not None:
-                self._use(node.value)
-        elif isinstance(node, ast.Await):
-            pass
-        elif isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
-            for item in node.values if isinstance(node, ast.Dict) else node.elts:
-                if item is not None:
-                    self._use(item)
-        stack.extend([(child, scope) for child in _children(node)])
+        _push_children(node, self.scope, stack)
+
+    def _named(self, node: ast.NamedExpr, stack: Stack) -> None:
+        self.bind(node.target.id, Binding("val", self.ref(node.value)))
+        stack.append((node.value, self.scope))
+
+    def _yield(self, node: ast.Yield | ast.YieldFrom, stack: Stack) -> None:
+        function = self._function_scope()
+        if function is not None:
+            function.is_generator = True
+        if node.value is not None:
+            self._use(node.value)
+        _push_children(node, self.scope, stack)
+
+    def _sequence(self, node: ast.List | ast.Tuple | ast.Set, stack: Stack) -> None:
+        for item in node.elts:
+            self._use(item)
+        _push_children(node, self.scope, stack)
+
+    def _dict(self, node: ast.Dict, stack: Stack) -> None:
+        for item in node.values:
+            self._use(item)
+        _push_children(node, self.scope, stack)
 
     def _compare(self, node: ast.Compare) -> None:
         left = node.left
@@ -142,19 +177,29 @@ class ExpressionCollector(ScopeTracker):
         if isinstance(value, str) and len(value) <= 100 and IDENTIFIER_LIKE.match(value):
             self.summary.strings.setdefault(value, node.lineno)
 
+    def ref(self, node: ast.expr) -> Ref:
+        """:meth:`ScopeTracker.ref`, with a name (half of all refs) spelt directly as ``ref_of`` spells it."""
+        if type(node) is ast.Name:
+            return ("n", node.id)
+        return ScopeTracker.ref(self, node)
+
     def _call_node(self, node: ast.Call) -> None:
+        """Record a call; the ref of each argument is computed once, for the call and for its uses."""
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in CONTAINER_ADDERS and node.args:
+        args = tuple(UNKNOWN if type(a) is ast.Starred else self.ref(a) for a in node.args)
+        if type(func) is ast.Attribute and func.attr in CONTAINER_ADDERS and node.args:
             position = CONTAINER_ADDERS[func.attr]
             if position < len(node.args):
                 added = node.args[position]
-                value = ("i", self.ref(added), None) if func.attr == "extend" else self.ref(added)
+                ref = self.ref(added) if type(added) is ast.Starred else args[position]
+                value = ("i", ref, None) if func.attr == "extend" else ref
                 self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(func.value), value))
-        args = tuple(UNKNOWN if isinstance(a, ast.Starred) else self.ref(a) for a in node.args)
         keywords = tuple((k.arg, self.ref(k.value)) for k in node.keywords)
-        self._call(node, "call", self.ref(node.func), text_of(node.func), args=args, keywords=keywords)
-        for argument in [*node.args, *(k.value for k in node.keywords)]:
-            self._use(argument)
+        self._call(node, "call", self.ref(func), text_of(func), args=args, keywords=keywords)
+        for argument, ref in zip(node.args, args, strict=True):
+            self._use_ref(argument, ref)
+        for keyword, (_, ref) in zip(node.keywords, keywords, strict=True):
+            self._use_ref(keyword.value, ref)
 
     def _call(
         self,
@@ -175,12 +220,21 @@ class ExpressionCollector(ScopeTracker):
 
     def _use(self, node: ast.expr) -> None:
         """Note a name, attribute or lambda used as a value: what it denotes may be called elsewhere."""
-        if isinstance(node, ast.Name | ast.Attribute | ast.Lambda) or is_getattr(node):
+        kind = type(node)
+        if kind in VALUE_NODES or (kind is ast.Call and is_getattr(node)):
             self.summary.uses.append(ValueUse(self.scope.id, self.ref(node), node.lineno))
-        elif isinstance(node, ast.Starred):
-            self._use(node.value)
+        elif kind is ast.Starred:
+            self._use(node.value)  # type: ignore[attr-defined]
 
-    def _lambda(self, node: ast.Lambda, stack: list[tuple[ast.AST, Scope]]) -> None:
+    def _use_ref(self, node: ast.expr, ref: Ref) -> None:
+        """:meth:`_use` of a node whose ref is known (a starred node's is not its value's)."""
+        kind = type(node)
+        if kind in VALUE_NODES or (kind is ast.Call and is_getattr(node)):
+            self.summary.uses.append(ValueUse(self.scope.id, ref, node.lineno))
+        elif kind is ast.Starred:
+            self._use(node.value)  # type: ignore[attr-defined]
+
+    def _lambda(self, node: ast.Lambda, stack: Stack) -> None:
         outer = self.scope
         qualname = lambda_name(outer.owner, node)
         for default in [*node.args.defaults, *node.args.kw_defaults]:
@@ -210,18 +264,19 @@ class ExpressionCollector(ScopeTracker):
     def _comprehension(
         self,
         node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp,
-        stack: list[tuple[ast.AST, Scope]],
+        stack: Stack,
     ) -> None:
         outer = self.scope
         scope = self._new_scope("comprehension", outer.owner, outer.id)
         for index, generator in enumerate(node.generators):
             iter_scope = outer if index == 0 else scope
             stack.append((generator.iter, iter_scope))
-            with self._inside(iter_scope):
-                iterable = self.ref(generator.iter)
-                self._call(generator.iter, "iter", iterable, "for")
-            with self._inside(scope):
-                self._bind_iteration(generator.target, iterable)
+            self.scope = iter_scope
+            iterable = self.ref(generator.iter)
+            self._call(generator.iter, "iter", iterable, "for")
+            self.scope = scope
+            self._bind_iteration(generator.target, iterable)
+            self.scope = outer
             stack.extend((condition, scope) for condition in generator.ifs)
         elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         stack.extend((element, scope) for element in elements)
@@ -279,3 +334,28 @@ class ExpressionCollector(ScopeTracker):
                     self.target(element, UNKNOWN, None)
         else:
             self.target(target, UNKNOWN, None)
+
+    EXPRESSIONS: ClassVar[dict[type[ast.AST], Callable[[ExpressionCollector, Any, Stack], None]]] = {}
+
+
+ExpressionCollector.EXPRESSIONS = {
+    ast.Name: ExpressionCollector._leaf,
+    ast.Constant: ExpressionCollector._constant,
+    ast.Call: ExpressionCollector._call_expression,
+    ast.Attribute: ExpressionCollector._attribute,
+    ast.Lambda: ExpressionCollector._lambda,
+    ast.ListComp: ExpressionCollector._comprehension,
+    ast.SetComp: ExpressionCollector._comprehension,
+    ast.GeneratorExp: ExpressionCollector._comprehension,
+    ast.DictComp: ExpressionCollector._comprehension,
+    ast.BinOp: ExpressionCollector._binary,
+    ast.Compare: ExpressionCollector._comparison,
+    ast.Subscript: ExpressionCollector._subscript,
+    ast.NamedExpr: ExpressionCollector._named,
+    ast.Yield: ExpressionCollector._yield,
+    ast.YieldFrom: ExpressionCollector._yield,
+    ast.List: ExpressionCollector._sequence,
+    ast.Tuple: ExpressionCollector._sequence,
+    ast.Set: ExpressionCollector._sequence,
+    ast.Dict: ExpressionCollector._dict,
+}
