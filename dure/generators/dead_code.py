@@ -37,6 +37,7 @@ import ast
 import builtins
 import contextlib
 import io
+import pkgutil
 import random
 import re
 import shutil
@@ -169,6 +170,8 @@ class _Repository:
         self.words = word_counts(source.root)
         self._views: dict[str, ModuleView | None] = {}
         self._live: dict[str, list[DefInfo]] = {}
+        self._facts: dict[str, _ModuleFacts] = {}
+        self._free: dict[str, frozenset[str]] = {}
         modules = [d for d in self.index.definitions.values() if d.kind is DefinitionKind.MODULE]
         self.files = {d.qualname: d.file for d in modules}
         self.testable = sorted(d.qualname for d in modules if not d.is_test and evidence.executed.get(d.file))
@@ -190,6 +193,19 @@ class _Repository:
             return ModuleView.read(module, file, text, executed)
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
             return None
+
+    def facts(self, view: ModuleView) -> _ModuleFacts:
+        """What the plans of ``view`` ask of its text and tree, worked out once for all its tasks."""
+        if view.name not in self._facts:
+            self._facts[view.name] = _ModuleFacts.of(view)
+        return self._facts[view.name]
+
+    def free_names(self, info: DefInfo) -> frozenset[str]:
+        """The free names of the function ``info``, worked out once (every twin of every module asks)."""
+        if info.qualname not in self._free:
+            assert isinstance(info.node, FUNCTION)
+            self._free[info.qualname] = frozenset(free_names(info.node))
+        return self._free[info.qualname]
 
     def live_functions(self, view: ModuleView) -> list[DefInfo]:
         """Functions and methods of ``view`` the tests run, written plainly enough to copy or edit (special
@@ -235,6 +251,20 @@ class _Repository:
                 continue
             dead.add(info.qualname)
         return dead
+
+
+@dataclass(frozen=True, slots=True)
+class _ModuleFacts:
+    """Facts of one released module that its every plan reads."""
+
+    words: frozenset[str]  # identifier-like words of its text
+    own: frozenset[str]  # names it binds, and the builtins
+    star_import: bool
+
+    @classmethod
+    def of(cls, view: ModuleView) -> _ModuleFacts:
+        words = frozenset(_WORD.findall(view.text))
+        return cls(words, frozenset(view.bound_names() | _BUILTINS), view.star_import)
 
 
 _PLAIN = (ast.Constant, ast.Name, ast.Attribute, ast.Tuple, ast.UnaryOp, ast.unaryop, ast.expr_context)
@@ -396,10 +426,10 @@ class _Planner:
         """A copy of a live private function of another module, or of a live private method of another
         class, under the same name; a name this module never writes."""
         view = self.view
-        if view.star_import:
+        facts = self.repo.facts(view)
+        if facts.star_import:
             return None
-        written = set(_WORD.findall(view.text))
-        own = view.bound_names() | _BUILTINS
+        written, own = facts.words, facts.own
         options: list[tuple[ModuleView, DefInfo, str | None]] = []
         for module in self.repo.testable:
             other = self.repo.view(module)
@@ -410,8 +440,7 @@ class _Planner:
                     continue
                 if info.qualname in self.used.twins:
                     continue
-                assert isinstance(info.node, FUNCTION)
-                if not free_names(info.node) <= own:
+                if not self.repo.free_names(info) <= own:
                     continue
                 if info.container is None and module != view.name:
                     if not self.reachable(f"{view.name}.{info.name}"):
@@ -503,7 +532,8 @@ class _Planner:
         import binds a private alias.
         """
         view, index = self.view, self.repo.index
-        if view.star_import or view.name in self.repo.starred or view.file.endswith("__init__.py"):
+        facts = self.repo.facts(view)
+        if facts.star_import or view.name in self.repo.starred or view.file.endswith("__init__.py"):
             return None
         listed = any(
             isinstance(t, ast.Name) and t.id == "__all__"
@@ -511,7 +541,7 @@ class _Planner:
             if isinstance(n, ast.Assign)
             for t in n.targets
         )
-        words = set(_WORD.findall(view.text))
+        words = facts.words
         statements = {n.lineno: n for n in view.tree.body if isinstance(n, ast.ImportFrom)}
         options: list[tuple[int, str, str]] = []
         for record in index.imports:
@@ -710,9 +740,12 @@ class _Sorter:
         self.sets[where].add(item)
 
 
-def classify(view: ModuleView, planted: Planted, original_dead: set[str]) -> Answer:
-    """Sort every item of the patched module into required, forbidden and ignored."""
-    tree = ast.parse(planted.text)
+def classify(
+    view: ModuleView, planted: Planted, original_dead: set[str], tree: ast.Module | None = None
+) -> Answer:
+    """Sort every item of the patched module into required, forbidden and ignored (``tree``: the patched
+    text parsed, when the caller has it)."""
+    tree = tree if tree is not None else ast.parse(planted.text)
     executed = frozenset(planted.lines[line] for line in view.executed if line in planted.lines)
     sorter = _Sorter()
     dead_spans: list[tuple[int, int]] = []
@@ -847,6 +880,21 @@ _VULTURE_LISTS = (
     "defined_vars",
     "unreachable_code",
 )
+_VULTURE_DEFINED = tuple(name for name in _VULTURE_LISTS if name != "unreachable_code")
+
+
+def _whitelist_names(module: str) -> frozenset[str]:
+    """The names vulture's whitelist of ``module`` uses (none when it has no whitelist), as its scavenge
+    scans them."""
+    try:
+        data = pkgutil.get_data("vulture", str(Path("whitelists") / f"{module}_whitelist.py"))
+    except OSError:
+        return frozenset()
+    assert data is not None
+    scanner = vulture.Vulture(verbose=False)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        scanner.scan(data.decode("utf-8"), filename=Path("whitelists") / f"{module}_whitelist.py")
+    return frozenset(scanner.used_names)
 
 
 class VultureTree:
@@ -858,6 +906,10 @@ class VultureTree:
         self.root = root
         self.files = sorted(Path(p) for p in vulture.utils.get_modules([root]))
         self._scans: dict[Path, vulture.Vulture] = {}
+        self._whitelists: dict[str, frozenset[str]] = {}
+        self._used_elsewhere: dict[Path, frozenset[str]] = {}
+        self._file_set = frozenset(self.files)
+        self._resolved = Counter(file.resolve() for file in self.files)  # a file listed twice, by a link
 
     def _scan(self, path: Path, text: str) -> vulture.Vulture:
         scanner = vulture.Vulture(verbose=False)
@@ -886,9 +938,41 @@ class VultureTree:
             merged.scavenge([])  # no files: only the whitelists of the imported modules, as a full scan adds
             return list(merged.get_unused_code(min_confidence=0))
 
-    def items(self, path: Path, module: str, text: str) -> list[str]:
-        """vulture's findings in the module at ``path`` (holding ``text``), named as our items."""
-        return vulture_findings(self.unused(path, text), path, module, text)
+    def items(self, path: Path, module: str, text: str, tree: ast.Module | None = None) -> list[str]:
+        """vulture's findings in the module at ``path`` (holding ``text``, parsed as ``tree``), named as our
+        items."""
+        alone = path in self._file_set and self._resolved[path.resolve()] == 1
+        unused = self.unused_in(path, text) if alone else self.unused(path, text)
+        return vulture_findings(unused, path, module, text, tree)
+
+    def unused_in(self, path: Path, text: str) -> list[Any]:
+        """What :meth:`unused` finds in the file ``path`` (no other file of the tree being the same file):
+        its definitions whose name no file of the tree, nor a whitelist of a module they import, uses, and
+        its unreachable code. The names the other files use are gathered once per file."""
+        scan = self._scan(path, text)
+        used = self._elsewhere(path) | scan.used_names | self._whitelisted(scan)
+        found = [item for name in _VULTURE_DEFINED for item in getattr(scan, name) if item.name not in used]
+        return found + list(scan.unreachable_code)
+
+    def _elsewhere(self, path: Path) -> frozenset[str]:
+        """Names used by the files of the tree but ``path``, and by the whitelists of what they import."""
+        if path not in self._used_elsewhere:
+            used: set[str] = set()
+            for file in self.files:
+                if file != path:
+                    used |= self._kept(file).used_names
+                    used |= self._whitelisted(self._kept(file))
+            self._used_elsewhere[path] = frozenset(used)
+        return self._used_elsewhere[path]
+
+    def _whitelisted(self, scan: vulture.Vulture) -> set[str]:
+        """Names used by vulture's whitelists of the modules ``scan`` imports (each scanned once)."""
+        used: set[str] = set()
+        for name in {item.name for item in scan.defined_imports}:
+            if name not in self._whitelists:
+                self._whitelists[name] = _whitelist_names(name)
+            used |= self._whitelists[name]
+        return used
 
 
 def vulture_items(tree_root: Path, path: Path, module: str, text: str) -> list[str]:
@@ -900,9 +984,12 @@ def vulture_items(tree_root: Path, path: Path, module: str, text: str) -> list[s
     return vulture_findings(unused, path, module, text)
 
 
-def vulture_findings(unused: Iterable[Any], path: Path, module: str, text: str) -> list[str]:
-    """The items of ``unused`` (vulture's findings) that lie in the module at ``path``."""
-    tree = ast.parse(text)
+def vulture_findings(
+    unused: Iterable[Any], path: Path, module: str, text: str, tree: ast.Module | None = None
+) -> list[str]:
+    """The items of ``unused`` (vulture's findings) that lie in the module at ``path`` (``tree``: ``text``
+    parsed, when the caller has it)."""
+    tree = tree if tree is not None else ast.parse(text)
     by_line: dict[int, str] = {}
     for info in walk_definitions(tree, module):
         by_line[info.node.lineno] = info.qualname
@@ -1005,8 +1092,9 @@ def _module_task(
             problems = planted_doubts(index, planted)
             flag = flag_doubt(index, module, plan.flag) if plan.flag else None
             if not problems and flag is None:
-                baseline = scratch.vulture.items(path, module, planted.text)
-                return _candidate(repo, kind, view, plan, planted=planted, baseline=baseline)
+                tree = ast.parse(planted.text)
+                baseline = scratch.vulture.items(path, module, planted.text, tree)
+                return _candidate(repo, kind, view, plan, planted=planted, baseline=baseline, tree=tree)
         doubts += [f"{name}: {why}" for name, why in sorted(problems.items())] + ([flag] if flag else [])
         plan = planner.replan(plan, planted, problems, flag_failed=flag is not None)
     if doubts:
@@ -1015,9 +1103,16 @@ def _module_task(
 
 
 def _candidate(
-    repo: _Repository, kind: TaskKind, view: ModuleView, plan: Plan, *, planted: Planted, baseline: list[str]
+    repo: _Repository,
+    kind: TaskKind,
+    view: ModuleView,
+    plan: Plan,
+    *,
+    planted: Planted,
+    baseline: list[str],
+    tree: ast.Module,
 ) -> Candidate | Drop:
-    answer = classify(view, planted, repo.original_dead(view))
+    answer = classify(view, planted, repo.original_dead(view), tree)
     if len(answer.required) < MIN_ANSWER:
         return Drop(kind, DropReason.TRIVIAL, view.name, f"only {len(answer.required)} item(s) of dead code")
     source = repo.source
