@@ -117,28 +117,62 @@ def score(task: Task, answer_text: str) -> Score:
 def score_many(task: Task, answer_texts: Sequence[str]) -> list[Score]:
     """The scores of several free-text answers to one task, as :func:`score` gives them one by one, but
     judged together where the verifier can (one checker run for every answer); never raises."""
-    keys = components_of(task)
-    results: list[Score | None] = [None] * len(answer_texts)
-    parsed: list[tuple[int, JsonValue]] = []
-    for index, text in enumerate(answer_texts):
-        try:
-            parsed.append((index, extract_answer(text)))
-        except AnswerError as bad:
-            results[index] = Score.failed(f"malformed answer: {bad}", keys)
-        except Exception as problem:  # the reward boundary
-            results[index] = _internal(problem, keys)
-    if parsed:
-        try:
-            verifier = get_verifier(task.verifier.name)
-            judged = verifier.verify_many(task, [freeze(answer) for _, answer in parsed])
-            if len(judged) != len(parsed):
-                raise RuntimeError(f"verify_many gave {len(judged)} scores for {len(parsed)} answers")
-            for (index, _), result in zip(parsed, judged, strict=True):
-                results[index] = _checked(result, verifier.components)
-        except Exception as problem:  # the reward boundary: nothing may escape to a trainer
-            for index, _ in parsed:
-                results[index] = _internal(problem, keys)
-    return [result if result is not None else Score.failed("not scored", keys) for result in results]
+    return score_across([(task, answer_texts)])[0]
+
+
+def score_across(work: Sequence[tuple[Task, Sequence[str]]]) -> list[list[Score]]:
+    """The scores of free-text answers to several tasks, as :func:`score_many` gives them task by task, but
+    judged together where the verifier can (one checker run for the tasks of a repository); never raises.
+    When judging several tasks together fails, each is judged again alone, so one cannot fail the others."""
+    results: list[list[Score | None]] = []
+    parsed: list[list[tuple[int, JsonValue]]] = []
+    by_verifier: dict[str, list[int]] = {}
+    for number, (task, texts) in enumerate(work):
+        scores: list[Score | None] = [None] * len(texts)
+        found: list[tuple[int, JsonValue]] = []
+        for index, text in enumerate(texts):
+            try:
+                found.append((index, freeze(extract_answer(text))))
+            except AnswerError as bad:
+                scores[index] = Score.failed(f"malformed answer: {bad}", components_of(task))
+            except Exception as problem:  # the reward boundary
+                scores[index] = _internal(problem, components_of(task))
+        results.append(scores)
+        parsed.append(found)
+        if found:
+            by_verifier.setdefault(task.verifier.name, []).append(number)
+    for name, members in by_verifier.items():
+        _judge_group(name, [(work[n][0], parsed[n], results[n]) for n in members])
+    return [
+        [score if score is not None else Score.failed("not scored", components_of(task)) for score in scores]
+        for (task, _), scores in zip(work, results, strict=True)
+    ]
+
+
+_Member = tuple[Task, list[tuple[int, JsonValue]], list[Score | None]]
+
+
+def _judge_group(name: str, members: list[_Member]) -> None:
+    """Fill in the scores of tasks that share a verifier, judged in one pass (alone again on failure)."""
+    try:
+        verifier = get_verifier(name)
+        work = [(task, [answer for _, answer in found]) for task, found, _ in members]
+        judged = verifier.verify_across(work)
+        counts = [len(scores) for scores in judged]
+        if counts != [len(answers) for _, answers in work]:
+            raise RuntimeError(f"{name} gave {counts} scores for {[len(a) for _, a in work]} answers")
+    except Exception as problem:  # the reward boundary: nothing may escape to a trainer
+        if len(members) > 1:
+            for member in members:
+                _judge_group(name, [member])
+            return
+        task, found, scores = members[0]
+        for index, _ in found:
+            scores[index] = _internal(problem, components_of(task))
+        return
+    for (_, found, scores), given in zip(members, judged, strict=True):
+        for (index, _), result in zip(found, given, strict=True):
+            scores[index] = _checked(result, verifier.components)
 
 
 def _internal(problem: Exception, keys: tuple[str, ...]) -> Score:

@@ -27,13 +27,13 @@ def checker_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     from dure.verifiers import types  # noqa: PLC0415 - only the tests that count runs pay for the import
 
     runs: list[int] = []
-    real = types._check_many
+    real = types._check_batch
 
-    def counted(prepared: Any, texts: list[str]) -> Any:
-        runs.append(len(texts))
-        return real(prepared, texts)
+    def counted(settings: Any, requests: list[tuple[Any, list[str]]]) -> Any:
+        runs.append(sum(len(texts) for _, texts in requests))
+        return real(settings, requests)
 
-    monkeypatch.setattr(types, "_check_many", counted)
+    monkeypatch.setattr(types, "_check_batch", counted)
     return runs
 
 

@@ -13,12 +13,15 @@ import pytest
 from dure.analyzers import build_index
 from dure.analyzers.runtime import TestEvidence
 from dure.corpus import resolve_repositories
-from dure.generators import type_completion
+from dure.corpus.fetch import CachedSource
+from dure.generators import pipeline, type_completion
 from dure.generators.base import Candidate, Drop, DropReason, Source
 from dure.generators.type_completion import TypeCompletionGenerator, import_root, strip_annotations
 from dure.scoring import score_answer
+from dure.tasks.codec import encode_task
 from dure.tasks.frozen import freeze, thaw
 from dure.tasks.model import RepoRef, Task, TaskKind
+from dure.verifiers import types
 from dure.verifiers.audit import audit_task
 from dure.verifiers.typecheck import CheckerError
 from dure.workspace import materialise
@@ -365,11 +368,10 @@ def test_a_module_that_cannot_be_read_is_dropped_and_the_rest_still_asked(
 def test_a_module_the_checker_fails_on_is_a_baseline_drop(
     temporary_repo: TemporaryRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def failing(task: Task, *texts: object) -> tuple[str, ...]:
+    def failing(*arguments: object) -> tuple[str, ...]:
         raise CheckerError("mypy did not run to completion")
 
-    monkeypatch.setattr(type_completion, "baseline_of", failing)
-    monkeypatch.setattr(type_completion, "baseline_with", failing)
+    monkeypatch.setattr(types, "_check_batch", failing)  # every run, alone or shared by several modules
     found = run(fixture_source(temporary_repo(FILES)))
     assert not tasks_of(found)
     baseline = [item for item in found if isinstance(item, Drop) and item.reason is DropReason.BASELINE]
@@ -474,3 +476,26 @@ def test_pluggy_gives_ten_audited_candidates() -> None:
     assert not failed
     assert len(passed) >= 10
     assert time.perf_counter() - started < 600
+
+
+@pytest.mark.parametrize("limit", [2, 100])
+def test_audits_in_batches_accept_what_one_at_a_time_accepts(
+    fixture_root: Path, monkeypatch: pytest.MonkeyPatch, checker_runs: list[int], limit: int
+) -> None:
+    # As a repository of the corpus cache: its tasks name it, so they all check against one source tree.
+    cached = [CachedSource("fixture", "1.0", "ab" * 32, fixture_root)]
+    monkeypatch.setattr(type_completion, "list_cached", lambda: cached)
+    monkeypatch.setattr(types, "list_cached", lambda: cached)
+
+    def accepted(batches: bool) -> tuple[list[str], object, object, int]:
+        monkeypatch.setattr(TypeCompletionGenerator, "audit_in_batches", batches)
+        checker_runs.clear()
+        tally = pipeline._Tally()
+        found = list(pipeline._accepted(fixture_source(fixture_root), KIND, tally, set(), limit=limit))
+        return [encode_task(task) for task in found], tally.drops, tally.examples, len(checker_runs)
+
+    *batched, batched_runs = accepted(True)
+    *single, single_runs = accepted(False)
+    assert batched == single
+    assert 0 < len(batched[0]) <= limit
+    assert batched_runs < single_runs

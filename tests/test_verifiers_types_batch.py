@@ -1,19 +1,23 @@
-"""The ``types`` verifier's batched checks: one checker run per answer, a warm tree per repository, and no
-equivalence through a reference the checker cannot resolve."""
+"""The ``types`` verifier's batched checks: one checker run for the answers of a task, and for the tasks
+of a source tree, a warm tree per repository, and no equivalence through a reference the checker cannot
+resolve."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 
 import pytest
 
-from dure.scoring import score, score_answer, score_many
+from dure.scoring import score, score_across, score_answer, score_many
 from dure.tasks import RepoRef, Task, VerifierSpec, make_task
+from dure.tasks.errors import TaskError
 from dure.tasks.frozen import freeze, freeze_object
-from dure.verifiers.audit import audit_task
-from dure.verifiers.typecheck import checker_version
-from dure.verifiers.types import baseline_of, prepare
+from dure.verifiers import types
+from dure.verifiers.audit import audit_many, audit_task
+from dure.verifiers.typecheck import CheckerError, CheckerSettings, Context, checker_version
+from dure.verifiers.types import baseline_of, baseline_with, baselines_with, prepare
 from tests.test_verifiers_types import (
     DESCRIBE_RETURN,
     FIND_NAMES,
@@ -186,3 +190,78 @@ def test_the_self_audit_of_a_types_task_runs_the_checker_once(checker_runs: list
     audit = audit_task(task())
     assert audit.ok, audit.reason
     assert len(checker_runs) == 1
+
+
+PAIR_SOURCE = "def count():\n    return 1\n\n\ndef name():\n    return 'x'\n"
+COUNT, NAME = "pkg.pair.count:return", "pkg.pair.name:return"
+
+
+def pair_tasks() -> list[Task]:
+    """Two tasks on one stripped module: one source tree, so their checks can share a run."""
+    return [module_task("pkg.pair", PAIR_SOURCE, gold, {}) for gold in ({COUNT: "int"}, {NAME: "str"})]
+
+
+PAIR_ANSWERS = {
+    COUNT: ['{"pkg.pair.count:return": "object"}', '{"pkg.pair.count:return": "str"}', "not json"],
+    NAME: ['{"pkg.pair.name:return": "int"}', '{"pkg.pair.name:return": "typing.Any"}'],
+}
+
+
+def test_tasks_of_one_tree_are_judged_in_one_run_and_score_as_they_do_alone(checker_runs: list[int]) -> None:
+    tasks = pair_tasks()
+    work = [(one, PAIR_ANSWERS[next(iter(one.answer))]) for one in tasks]
+    checker_runs.clear()
+    alone = [score_many(one, answers) for one, answers in work]
+    assert len(checker_runs) == 2
+    checker_runs.clear()
+    together = score_across(work)
+    assert len(checker_runs) == 1
+    assert [[(s.value, s.error, s.details) for s in scores] for scores in together] == [
+        [(s.value, s.error, s.details) for s in scores] for scores in alone
+    ]
+    assert [s.value for s in together[0]] == [0.5, 0.0, 0.0]  # object: top credit; str: wrong; malformed
+
+
+def test_a_shared_run_that_fails_is_run_again_task_by_task(
+    checker_runs: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks = pair_tasks()
+    work = [(one, PAIR_ANSWERS[next(iter(one.answer))]) for one in tasks]
+    alone = [score_many(one, answers) for one, answers in work]
+    real = types._check_batch
+
+    def only_alone(settings: CheckerSettings, requests: list[tuple[Context, list[str]]]) -> object:
+        if len(requests) > 1:
+            raise CheckerError("mypy did not run to completion (a file of another task broke the run)")
+        return real(settings, requests)
+
+    monkeypatch.setattr(types, "_check_batch", only_alone)
+    together = score_across(work)
+    assert [[(s.value, s.error) for s in scores] for scores in together] == [
+        [(s.value, s.error) for s in scores] for scores in alone
+    ]
+
+
+def test_a_repositorys_audits_share_one_run(checker_runs: list[int]) -> None:
+    tasks = pair_tasks()
+    alone = [audit_task(one) for one in tasks]
+    checker_runs.clear()
+    together = audit_many(tasks)
+    assert len(checker_runs) == 1
+    assert together == alone
+    assert all(audit.ok for audit in together), [audit.reason for audit in together]
+
+
+def test_baselines_of_several_tasks_take_one_run_and_a_bad_task_fails_alone(checker_runs: list[int]) -> None:
+    tasks = pair_tasks()
+    broken = dataclasses.replace(
+        tasks[0], verifier=VerifierSpec("types", freeze_object({"module": "pkg.pair"}))
+    )
+    checker_runs.clear()
+    found = baselines_with([(tasks[0], ["x: int = ''\n"]), (broken, []), (tasks[1], [])])
+    assert len(checker_runs) == 1
+    assert found[0] == baseline_with(tasks[0], ["x: int = ''\n"])
+    assert isinstance(found[1], TaskError)
+    assert found[2] == baseline_with(tasks[1])
+    assert not isinstance(found[0], Exception)
+    assert [d.code for d in found[0][1][0]] == ["assignment"]

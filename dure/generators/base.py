@@ -97,6 +97,9 @@ class Generator(ABC):
     name: ClassVar[str]
     kinds: ClassVar[tuple[TaskKind, ...]]
     description: ClassVar[str]
+    #: Audit the candidates the pipeline still needs together (their verifier shares checker runs): the
+    #: same tasks are accepted, the candidates just arrive a batch at a time.
+    audit_in_batches: ClassVar[bool] = False
 
     @abstractmethod
     def candidates(self, source: Source, kind: TaskKind) -> Iterator[Candidate | Drop]:

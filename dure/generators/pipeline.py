@@ -18,7 +18,7 @@ import hashlib
 import json
 import re
 import traceback
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -39,7 +39,7 @@ from dure.generators.base import Candidate, Drop, DropReason, Source
 from dure.tasks.codec import encode_task
 from dure.tasks.frozen import freeze_object, thaw
 from dure.tasks.model import RepoRef, Task, TaskKind
-from dure.verifiers.audit import audit_task
+from dure.verifiers.audit import audit_many
 
 REPORT_FORMAT = 1
 MAX_EXAMPLES = 5  # dropped subjects kept per (kind, reason) in a report
@@ -185,12 +185,10 @@ def generate_repository(
     seen: set[str] = set()
     wanted = settings.per_repo * len(settings.kinds)
     for kind in settings.kinds:
-        for taken, task in enumerate(_accepted(source, kind, tally, seen), start=1):
+        for task in _accepted(source, kind, tally, seen, settings.per_repo):
             accepted.append(task)
             if progress is not None:
                 progress(repository.name, len(accepted), wanted)
-            if taken >= settings.per_repo:
-                break
     trace: dict[str, Any] = {"checked": tally.checked, "misses": tally.misses}
     if evidence.result is not None:
         trace["tests_ran"] = evidence.result.ran
@@ -214,30 +212,88 @@ def _nested(counts: Counter[tuple[Any, Any]]) -> dict[str, dict[str, int]]:
     return table
 
 
-def _accepted(source: Source, kind: TaskKind, tally: _Tally, seen: set[str]) -> Iterator[Task]:
-    """The candidates of ``kind`` that pass every check, with their audit record filled in."""
-    stream = generator_for(kind).candidates(source, kind)
-    while True:
-        try:
-            item = next(stream)
-        except StopIteration:
-            return
-        except Exception as problem:  # a generator bug ends this kind for this repository, not the run
-            tally.drop(kind, DropReason.ERROR, source.repo.name, _describe(problem))
-            return
-        if isinstance(item, Drop):
-            tally.drop(item.kind, item.reason, item.subject, item.detail)
-            continue
-        task = _checked(source, item, tally, seen)
-        if task is not None:
+def _accepted(source: Source, kind: TaskKind, tally: _Tally, seen: set[str], limit: int) -> Iterator[Task]:
+    """Up to ``limit`` candidates of ``kind`` that pass every check, with their audit record filled in.
+
+    A generator that audits in batches hands over as many candidates as are still wanted at a time; they
+    are checked in stream order, so the accepted tasks and the drops are those of one at a time.
+    """
+    generator = generator_for(kind)
+    stream = generator.candidates(source, kind)
+    deferred: deque[Candidate] = deque()  # a batch's repeat of an earlier member waits for its verdict
+    taken, ended = 0, False
+    while taken < limit and not (ended and not deferred):
+        size = limit - taken if generator.audit_in_batches else 1
+        batch: list[Candidate] = []
+        while len(batch) < size and deferred:
+            batch.append(deferred.popleft())
+        while len(batch) < size and not ended:
+            item = _next_item(source, kind, stream, tally)
+            if item is None:
+                ended = True
+            elif isinstance(item, Drop):
+                tally.drop(item.kind, item.reason, item.subject, item.detail)
+            else:
+                batch.append(item)
+        for task in _checked_batch(source, batch, tally, seen, deferred):
             seen.add(task.id)
             tally.tasks[kind.value, task.phase] += 1
+            taken += 1
             yield task
 
 
-def _checked(source: Source, candidate: Candidate, tally: _Tally, seen: set[str]) -> Task | None:
+def _next_item(
+    source: Source, kind: TaskKind, stream: Iterator[Candidate | Drop], tally: _Tally
+) -> Candidate | Drop | None:
+    """The stream's next item, or ``None`` at its end (a generator bug ends it, counted as an error)."""
+    try:
+        return next(stream)
+    except StopIteration:
+        return None
+    except Exception as problem:  # a generator bug ends this kind for this repository, not the run
+        tally.drop(kind, DropReason.ERROR, source.repo.name, _describe(problem))
+        return None
+
+
+def _checked_batch(
+    source: Source, batch: list[Candidate], tally: _Tally, seen: set[str], deferred: deque[Candidate]
+) -> list[Task]:
+    """The candidates of ``batch`` that pass every check, in order. The batch ends before a repeat of an
+    earlier member's id: the repeat and what follows it wait for the next batch, where that member's fate
+    decides the repeat, as it would one at a time."""
+    ready: list[tuple[Candidate, str, str]] = []
+    ids: set[str] = set()
+    for position, candidate in enumerate(batch):
+        task = candidate.task
+        if task.id in ids:
+            deferred.extendleft(reversed(batch[position:]))
+            break
+        subject = str(thaw(task.inputs).get("symbol") or task.id)
+        trace_note = _prechecked(source, candidate, subject, tally, seen)
+        if trace_note is not None:
+            ids.add(task.id)
+            ready.append((candidate, subject, trace_note))
+    accepted = []
+    audits = audit_many([candidate.task for candidate, _, _ in ready])
+    for (candidate, subject, trace_note), result in zip(ready, audits, strict=True):
+        if not result.ok:
+            tally.drop(candidate.task.kind, DropReason.AUDIT, subject, result.reason or "")
+            continue
+        record = {
+            **thaw(candidate.task.audit),
+            "self_audit": {"cases": len(result.cases), "passed": True},
+            "trace": trace_note,
+        }
+        accepted.append(dataclasses.replace(candidate.task, audit=freeze_object(record)))
+    return accepted
+
+
+def _prechecked(
+    source: Source, candidate: Candidate, subject: str, tally: _Tally, seen: set[str]
+) -> str | None:
+    """The checks before the audit: no leak, a new id, agreement with the traced calls; returns the trace
+    note, or ``None`` when the candidate is dropped."""
     task = candidate.task
-    subject = str(thaw(task.inputs).get("symbol") or task.id)
     leaked = leaks(task.prompt, candidate.secrets)
     if leaked:
         tally.drop(task.kind, DropReason.LEAK, subject, f"the prompt contains {leaked}")
@@ -245,29 +301,18 @@ def _checked(source: Source, candidate: Candidate, tally: _Tally, seen: set[str]
     if task.id in seen:
         tally.drop(task.kind, DropReason.DUPLICATE, subject)
         return None
-    trace_note = "not applicable"
-    if candidate.trace_check is not None:
-        evidence = source.evidence()
-        if evidence.ran:
-            tally.checked += 1
-            miss = candidate.trace_check(evidence.edges)
-            if miss is not None:
-                tally.misses += 1
-                tally.drop(task.kind, DropReason.TRACE_MISS, subject, miss)
-                return None
-            trace_note = "agrees"
-        else:
-            trace_note = "tests not run"
-    result = audit_task(task)
-    if not result.ok:
-        tally.drop(task.kind, DropReason.AUDIT, subject, result.reason or "")
+    if candidate.trace_check is None:
+        return "not applicable"
+    evidence = source.evidence()
+    if not evidence.ran:
+        return "tests not run"
+    tally.checked += 1
+    miss = candidate.trace_check(evidence.edges)
+    if miss is not None:
+        tally.misses += 1
+        tally.drop(task.kind, DropReason.TRACE_MISS, subject, miss)
         return None
-    record = {
-        **thaw(task.audit),
-        "self_audit": {"cases": len(result.cases), "passed": True},
-        "trace": trace_note,
-    }
-    return dataclasses.replace(task, audit=freeze_object(record))
+    return "agrees"
 
 
 def leaks(prompt: str, secrets: Iterable[str]) -> str | None:

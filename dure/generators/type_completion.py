@@ -17,6 +17,7 @@ come from different modules and the checker runs only on the modules the pipelin
 from __future__ import annotations
 
 import ast
+import functools
 import random
 import re
 from collections import deque
@@ -35,11 +36,12 @@ from dure.tasks.frozen import freeze_object
 from dure.tasks.model import LAYER_OF_KIND, Task, TaskKind, VerifierSpec, make_task
 from dure.verifiers.typecheck import Diagnostic, checker_version
 from dure.verifiers.typenorm import TOP_TYPES, Canon, UnsafeType, parse_type, split_union
-from dure.verifiers.types import baseline_of, baseline_with
+from dure.verifiers.types import Baselined, baseline_of, baselines_with
 from dure.verifiers.typeslots import ModuleScopes, SlotError, build_template, module_scopes
 from dure.workspace import make_patch
 
 MAX_FUNCTIONS = 5
+SETTLED_TOGETHER = 8  # modules whose baselines share one checker run
 MAX_SLOTS = 8  # a wrong answer costs the audit about two checker runs per slot (0.4 s each, warm)
 ENGINE = "mypy"
 STRICT = ("--strict",)
@@ -103,6 +105,7 @@ class TypeCompletionGenerator(Generator):
     name = "type-completion"
     kinds = (TaskKind.TYPE_COMPLETION,)
     description = "restore the stripped parameter and return annotations of 1-5 functions of a module"
+    audit_in_batches = True  # a repository's audits share mypy runs
 
     def candidates(self, source: Source, kind: TaskKind) -> Iterator[Candidate | Drop]:
         rng = source.rng(kind)
@@ -115,14 +118,15 @@ class TypeCompletionGenerator(Generator):
         clean: deque[_ModulePlan] = deque()
         unclean: deque[_ModulePlan] = deque()  # their tasks wait until the clean modules' are taken
         inlined: dict[str, dict[str, str] | None] | None = {} if inline else None
-        for where in modules:
-            drops, plan = _prepare(source, kind, where, rng, inlined)
-            yield from drops
-            if plan is not None and plan.clean:
-                yield _next_candidate(source, kind, plan)
-                clean.append(plan)
-            elif plan is not None:
-                unclean.append(plan)
+        for start in range(0, len(modules), SETTLED_TOGETHER):
+            chunk = modules[start : start + SETTLED_TOGETHER]
+            for drops, plan in _prepare(source, kind, chunk, rng, inlined):
+                yield from drops
+                if plan is not None and plan.clean:
+                    yield _next_candidate(source, kind, plan)
+                    clean.append(plan)
+                elif plan is not None:
+                    unclean.append(plan)
         yield from _in_turn(source, kind, clean)
         yield from _in_turn(source, kind, unclean)
 
@@ -130,31 +134,52 @@ class TypeCompletionGenerator(Generator):
 def _prepare(
     source: Source,
     kind: TaskKind,
-    where: ModuleFile,
+    chunk: Sequence[ModuleFile],
     rng: random.Random,
     inlined: dict[str, dict[str, str] | None] | None,
-) -> tuple[list[Drop], _ModulePlan | None]:
-    """The drops of a module and its plan, or no plan when it has nothing to ask (never raises).
+) -> list[tuple[list[Drop], _ModulePlan | None]]:
+    """The drops and the plan of each module of ``chunk``, in order, with no plan for a module that has
+    nothing to ask; their baselines take one checker run (never raises).
 
     ``inlined`` caches the sources put in the tasks of a repository outside the corpus cache (``None``
     for a repository in the cache, whose tasks name it instead).
     """
-    drops: list[Drop] = []
-    try:
-        plan, records = _plan(source, where)
-        drops += [Drop(kind, reason, subject, detail) for reason, subject, detail in records]
-        if not plan.askable:
-            return drops, None
-        if inlined is not None:
-            plan.files = _inline_files(source, where, inlined)
-            if plan.files is None:
-                drops.append(Drop(kind, DropReason.UNCHECKABLE, where.module, "too much source for a task"))
-                return drops, None
-        drops += _settle(source, kind, plan, rng)
-    except Exception as problem:  # a weird module ends that module, never the run
-        drops.append(Drop(kind, DropReason.ERROR, where.module, _describe(problem)))
-        return drops, None
-    return drops, plan if plan.groups else None
+    prepared: list[tuple[list[Drop], _ModulePlan | None]] = []
+    for where in chunk:
+        drops: list[Drop] = []
+        try:
+            plan, records = _plan(source, where)
+            drops += [Drop(kind, reason, subject, detail) for reason, subject, detail in records]
+            if plan.askable and inlined is not None:
+                plan.files = _inline_files(source, where, inlined)
+                if plan.files is None:
+                    detail = "too much source for a task"
+                    drops.append(Drop(kind, DropReason.UNCHECKABLE, where.module, detail))
+                    plan.askable = []
+        except Exception as problem:  # a weird module ends that module, never the run
+            drops.append(Drop(kind, DropReason.ERROR, where.module, _describe(problem)))
+            prepared.append((drops, None))
+            continue
+        prepared.append((drops, plan if plan.askable else None))
+    settling: list[tuple[list[Drop], _ModulePlan, _SettleRequest]] = []
+    for drops, askable in prepared:
+        if askable is None:
+            continue
+        try:
+            settling.append((drops, askable, _settle_request(source, kind, askable)))
+        except Exception as problem:  # a weird module ends that module, never the run
+            drops.append(Drop(kind, DropReason.ERROR, askable.where.module, _describe(problem)))
+    checks = [request.check for _, _, request in settling if request.check is not None]
+    checked = iter(baselines_with(checks))
+    for module_drops, plan, request in settling:
+        outcome = next(checked) if request.check is not None else request.problem
+        assert outcome is not None
+        try:
+            module_drops.extend(_settle(kind, plan, request, outcome, rng))
+        except Exception as problem:
+            module_drops.append(Drop(kind, DropReason.ERROR, plan.where.module, _describe(problem)))
+            plan.groups.clear()
+    return [(drops, plan if plan is not None and plan.groups else None) for drops, plan in prepared]
 
 
 def _in_turn(source: Source, kind: TaskKind, plans: deque[_ModulePlan]) -> Iterator[Candidate | Drop]:
@@ -295,7 +320,7 @@ def _annotation_text(tree: cst.Module, annotation: cst.Annotation) -> str:
 
 def signatures(text: str, module: str, *, is_package: bool) -> list[Signature]:
     """Every function of the module that could have slots, with its annotations and what stops asking it."""
-    tree = cst.parse_module(text)
+    tree = _parsed(text)
     walker = _Functions()
     tree.visit(walker)
     counts: dict[str, int] = {}
@@ -423,7 +448,13 @@ def _spaced(equal: cst.AssignEqual) -> bool:
 
 def strip_annotations(text: str, targets: frozenset[str]) -> str:
     """``text`` with the annotations of the functions ``targets`` (qualified inside the module) removed."""
-    return cst.parse_module(text).visit(_Stripper(targets)).code
+    return _parsed(text).visit(_Stripper(targets)).code
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed(text: str) -> cst.Module:
+    """A module's syntax tree, parsed once for all its groups (LibCST trees are immutable)."""
+    return cst.parse_module(text)
 
 
 def slot_names(module: str, group: Sequence[Signature]) -> dict[str, str]:
@@ -451,16 +482,42 @@ def _plan(source: Source, where: ModuleFile) -> tuple[_ModulePlan, list[_DropRec
     return _ModulePlan(where, text, scopes, askable), [*drops.values(), *rejected]
 
 
-def _settle(source: Source, kind: TaskKind, plan: _ModulePlan, rng: random.Random) -> list[Drop]:
-    """Record the module's baseline, drop the functions it shows the checker cannot judge, and put the
-    rest in seeded groups of 1-5 (none when the checker does not run on the module)."""
-    where, probe = plan.where, tuple(plan.askable[:1])
+@dataclass(frozen=True, slots=True)
+class _SettleRequest:
+    """What a module's settling asks the checker: its baseline and its canaried text (or why it cannot)."""
+
+    check: tuple[Task, list[str]] | None
+    canaries: Mapping[int, str]
+    stripped: str
+    problem: Exception | None = None
+
+
+def _settle_request(source: Source, kind: TaskKind, plan: _ModulePlan) -> _SettleRequest:
+    probe = tuple(plan.askable[:1])
     stripped = strip_annotations(plan.text, frozenset(s.qualname for s in probe))
     try:
         task = _task(source, kind, plan, group=probe, stripped=stripped, baseline=None)
         canary_text, canaries = canaried(plan.text, [s.qualname for s in plan.askable])
-        baseline, (canary_errors,) = baseline_with(task, [canary_text])  # one checker run for both
-        checked = _checked_functions(canary_errors, canaries)
+    except Exception as problem:
+        return _SettleRequest(None, {}, stripped, problem)
+    return _SettleRequest((task, [canary_text]), canaries, stripped)
+
+
+def _settle(
+    kind: TaskKind,
+    plan: _ModulePlan,
+    request: _SettleRequest,
+    outcome: Baselined | Exception,
+    rng: random.Random,
+) -> list[Drop]:
+    """Record the module's baseline, drop the functions it shows the checker cannot judge, and put the
+    rest in seeded groups of 1-5 (none when the checker does not run on the module)."""
+    where, stripped = plan.where, request.stripped
+    try:
+        if isinstance(outcome, Exception):
+            raise outcome
+        baseline, (canary_errors,) = outcome
+        checked = _checked_functions(canary_errors, request.canaries)
     except Exception as problem:  # the checker does not run on this module: no task can be judged
         return [Drop(kind, DropReason.BASELINE, where.module, _describe(problem))]
     if checked is None:

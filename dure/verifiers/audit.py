@@ -4,9 +4,10 @@ scores every wrong baseline as low as it deserves (see each verifier's ``audit_c
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dure.scoring import score_many
+from dure.scoring import score_across
 from dure.tasks.frozen import JsonValue, thaw
 from dure.tasks.model import Task
 from dure.verifiers._registry import get_verifier
@@ -67,6 +68,34 @@ def _text(answer: JsonValue) -> str:
 
 def audit_task(task: Task) -> TaskAudit:
     """Score the reference (plain, in ``<answer>`` tags, fenced) and every audit case of the task."""
+    return audit_many([task])[0]
+
+
+def audit_many(tasks: Sequence[Task]) -> list[TaskAudit]:
+    """The audits of several tasks, each the one :func:`audit_task` gives, with the answers of all of them
+    judged together where their verifier can (one checker run for a repository's type-completion tasks)."""
+    planned: list[TaskAudit | list[tuple[AuditCase, str]]] = [_cases(task) for task in tasks]
+    work = [
+        (task, [text for _, text in item])
+        for task, item in zip(tasks, planned, strict=True)
+        if not isinstance(item, TaskAudit)
+    ]
+    scored = iter(score_across(work))
+    audits = []
+    for task, item in zip(tasks, planned, strict=True):
+        if isinstance(item, TaskAudit):
+            audits.append(item)
+            continue
+        results = [
+            CaseResult(case.name, case.expect, result.value, case.max_value, result.error)
+            for (case, _), result in zip(item, next(scored), strict=True)
+        ]
+        audits.append(TaskAudit(task.id, task.kind.value, tuple(results)))
+    return audits
+
+
+def _cases(task: Task) -> TaskAudit | list[tuple[AuditCase, str]]:
+    """The audit's answers to the task with their texts, or the audit's error when there are none."""
     try:
         verifier = get_verifier(task.verifier.name)
         cases = verifier.audit_cases(task)
@@ -81,10 +110,4 @@ def audit_task(task: Task) -> TaskAudit:
         ),
         (AuditCase("reference fenced", task.answer, Expect.EQUIVALENT), f"So:\n```json\n{reference}\n```\n"),
     ]
-    texts += [(case, _text(case.answer)) for case in cases]
-    scores = score_many(task, [text for _, text in texts])  # one checker run for every case that needs one
-    results = [
-        CaseResult(case.name, case.expect, result.value, case.max_value, result.error)
-        for (case, _), result in zip(texts, scores, strict=True)
-    ]
-    return TaskAudit(task.id, task.kind.value, tuple(results))
+    return texts + [(case, _text(case.answer)) for case in cases]

@@ -66,6 +66,11 @@ class Verifier(ABC):
         pass (one checker run for all of them) overrides this, giving the same scores :meth:`verify` gives."""
         return [self.verify(task, answer) for answer in answers]
 
+    def verify_across(self, work: Sequence[tuple[Task, Sequence[JsonValue]]]) -> list[list[Score]]:
+        """The scores of the answers to several tasks, task by task; a verifier that can judge several tasks
+        in one pass (one checker run for a repository's tasks) overrides this, giving the same scores."""
+        return [self.verify_many(task, answers) for task, answers in work]
+
     def score(
         self, value: float, components: Mapping[str, float], details: Mapping[str, object] | None = None
     ) -> Score:

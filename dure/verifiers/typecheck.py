@@ -302,12 +302,38 @@ class TypeChecker:
         self, context: Context, texts: Sequence[str], settings: CheckerSettings
     ) -> tuple[tuple[Diagnostic, ...], ...]:
         """The errors in each variant of the module, all checked in one run (each as its own probe file)."""
-        if not texts:
-            return ()
+        return self.check_batch([(context, texts)], settings)[0]
+
+    def check_batch(
+        self, requests: Sequence[tuple[Context, Sequence[str]]], settings: CheckerSettings
+    ) -> list[tuple[tuple[Diagnostic, ...], ...]]:
+        """The errors in each variant of several modules of one tree, all checked in one run.
+
+        Every context must name the same warm tree (``key``) and inline files (``files_digest``): a run sees
+        one source tree. The variants of each module are numbered on from those of earlier requests for the
+        same module, so every probe file is distinct and nothing imports any of them.
+        """
+        requests = [(context, texts) for context, texts in requests]
+        if not any(texts for _, texts in requests):
+            return [() for _ in requests]
+        first = requests[0][0]
+        if any((c.key, c.files_digest) != (first.key, first.files_digest) for c, _ in requests):
+            raise CheckerError("a batched check needs one source tree: the contexts differ")
         with self._lock:
-            tree = self._tree(context)
-            tree.sync(context)
-            targets = [tree.write(probe_path(context.module_path, i), text) for i, text in enumerate(texts)]
+            tree = self._tree(first)
+            tree.sync(first)
+            numbered: dict[str, int] = {}
+            placed: list[list[Path]] = []
+            for context, texts in requests:
+                start = numbered.get(context.module_path, 0)
+                numbered[context.module_path] = start + len(texts)
+                placed.append(
+                    [
+                        tree.write(probe_path(context.module_path, start + offset), text)
+                        for offset, text in enumerate(texts)
+                    ]
+                )
+            targets = [target for group in placed for target in group]
             output = tree.out / "result.json"
             output.unlink(missing_ok=True)
             if settings.engine == "mypy":
@@ -320,8 +346,14 @@ class TypeChecker:
             result = run_sandboxed(["/bin/sh", "-c", REDIRECT, "sh", str(output), *argv], limits=limits)
             raw = output.read_text(encoding="utf-8", errors="replace") if output.exists() else ""
         if settings.engine == "mypy":
-            return parse_mypy(result, raw, targets)
-        return parse_pyright(result, raw, targets, checker_version("pyright"))
+            found = parse_mypy(result, raw, targets)
+        else:
+            found = parse_pyright(result, raw, targets, checker_version("pyright"))
+        results, start = [], 0
+        for group in placed:
+            results.append(found[start : start + len(group)])
+            start += len(group)
+        return results
 
 
 def _mypy_argv(tree: _Tree, targets: Sequence[Path], settings: CheckerSettings) -> list[str]:

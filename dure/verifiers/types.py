@@ -43,7 +43,7 @@ import json
 import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dure.corpus.fetch import fetch_package, list_cached
@@ -262,36 +262,49 @@ class TypesVerifier(Verifier):
         prepared = prepare(task.repo, task.answer, task.verifier.params)
         staged = self._staged(prepared, answer)
         if staged.candidates:
-            self._judge_all(prepared, [staged])
+            job = _Job(prepared, [staged])
+            _run_jobs([job])
+            if job.problem is not None:
+                raise job.problem
         return self._score(prepared, staged)
 
     def verify_many(self, task: Task, answers: Sequence[JsonValue]) -> list[Score]:
-        """Scores of several answers to one task, every answer's checker files in one checker run (the
-        self-audit's baselines, or a trainer's samples of one prompt); each score is the one :meth:`verify`
-        gives."""
-        try:
-            prepared = prepare(task.repo, task.answer, task.verifier.params)
-        except TaskError as bad:
-            return [Score.failed(f"bad task {task.id}: {bad}", self.components) for _ in answers]
-        results: list[Score | None] = [None] * len(answers)
-        staged: list[tuple[int, _Staged]] = []
-        for index, answer in enumerate(answers):
+        """Scores of several answers to one task, every answer's checker files in one checker run (a trainer's
+        samples of one prompt); each score is the one :meth:`verify` gives."""
+        return self.verify_across([(task, answers)])[0]
+
+    def verify_across(self, work: Sequence[tuple[Task, Sequence[JsonValue]]]) -> list[list[Score]]:
+        """Scores of the answers to several tasks: the checker files of every task of one source tree go
+        into one checker run (the self-audit of a repository's tasks), each score the one :meth:`verify`
+        gives. A task whose files break the shared run is judged again alone, so it cannot fail the others."""
+        results: list[list[Score | None]] = []
+        staged_of: list[tuple[Prepared | None, list[tuple[int, _Staged]], _Job | None]] = []
+        for task, answers in work:
+            scores: list[Score | None] = [None] * len(answers)
+            results.append(scores)
             try:
-                staged.append((index, self._staged(prepared, answer)))
-            except AnswerError as bad:
-                results[index] = Score.failed(f"malformed answer: {bad}", self.components)
-        pending = [item for _, item in staged if item.candidates]
-        try:
-            if pending:
-                self._judge_all(prepared, pending)
-        except TaskError as bad:
+                prepared = prepare(task.repo, task.answer, task.verifier.params)
+            except TaskError as bad:
+                scores[:] = [Score.failed(f"bad task {task.id}: {bad}", self.components)] * len(answers)
+                staged_of.append((None, [], None))
+                continue
+            staged: list[tuple[int, _Staged]] = []
+            for index, answer in enumerate(answers):
+                try:
+                    staged.append((index, self._staged(prepared, answer)))
+                except AnswerError as bad:
+                    scores[index] = Score.failed(f"malformed answer: {bad}", self.components)
+            pending = [item for _, item in staged if item.candidates]
+            staged_of.append((prepared, staged, _Job(prepared, pending) if pending else None))
+        _run_jobs([job for _, _, job in staged_of if job is not None])
+        for (task, _), scores, (judged, staged, job) in zip(work, results, staged_of, strict=True):
+            problem = job.problem if job is not None else None
             for index, item in staged:
-                if item.candidates:
-                    results[index] = Score.failed(f"bad task {task.id}: {bad}", self.components)
-        for index, item in staged:
-            if results[index] is None:
-                results[index] = self._score(prepared, item)
-        return [result for result in results if result is not None]
+                if problem is not None and item.candidates:
+                    scores[index] = Score.failed(f"bad task {task.id}: {problem}", self.components)
+                elif judged is not None:
+                    scores[index] = self._score(judged, item)
+        return [[score for score in scores if score is not None] for scores in results]
 
     def _staged(self, prepared: Prepared, answer: JsonValue) -> _Staged:
         """An answer's slots decided without the checker, the rest pending; raises :class:`AnswerError`."""
@@ -303,19 +316,6 @@ class TypesVerifier(Verifier):
         candidates = [slot for slot, verdict in verdicts.items() if verdict.level == "pending"]
         details: dict[str, object] = {"checker": None, "checker_runs": 0, "checked_variants": 0}
         return _Staged(answer, verdicts, candidates, details)
-
-    def _judge_all(self, prepared: Prepared, staged: Sequence[_Staged]) -> None:
-        """Run the checker once for the pending slots of every staged answer, recording what it saw."""
-        banner = check_version(prepared)
-        try:
-            outcomes = _judge(prepared, staged)
-        except CheckerError as problem:
-            raise TaskError("checker", str(problem)) from None
-        for item, (variants, new_errors) in zip(staged, outcomes, strict=True):
-            item.details["checker"] = banner
-            item.details["checker_runs"] = 1
-            item.details["checked_variants"] = variants
-            item.details["new_errors"] = [clip(error) for error in new_errors[:10]]
 
     def _score(self, prepared: Prepared, staged: _Staged) -> Score:
         answer, verdicts, details = staged.answer, staged.verdicts, staged.details
@@ -398,36 +398,124 @@ def _static_verdicts(prepared: Prepared, answer: FrozenDict) -> dict[str, Verdic
     return {slot: verdicts[slot] for slot in prepared.gold}
 
 
-def _judge(prepared: Prepared, staged: Sequence[_Staged]) -> list[tuple[int, list[str]]]:
-    """Run the checker once for the pending slots of every staged answer, updating their verdicts; returns,
-    per answer, the files checked for it and the new errors it added.
+#: Files one shared checker run takes at most: a bigger batch saves little more and risks the timeout.
+MAX_BATCH_FILES = 200
 
-    Exact slots are filled with the answer's own spelling too (TypeVars tie a function's slots together),
-    missing and unsafe ones with the reference. All pending slots of an answer are checked together, with an
-    ``assert_type`` probe for each; only when that adds errors does each slot's own variant (the module with
-    just that slot changed) decide it. The variants, and the files of every answer, are checked in the same
-    run, as separate files that nothing imports, so the run count grows with neither the slots nor the
-    answers, and each answer's verdicts are those it would get alone. A reference the checker sees as (partly)
-    ``Any`` would let ``assert_type`` accept anything, so such a slot is never equivalent through the checker.
+
+@dataclass(slots=True)
+class _Job:
+    """The pending answers of one task on their way through a checker run.
+
+    All pending slots of an answer are checked together, with an ``assert_type`` probe for each; only when
+    that adds errors does each slot's own variant (the module with just that slot changed) decide it. Exact
+    slots are filled with the answer's own spelling too (TypeVars tie a function's slots together), missing
+    and unsafe ones with the reference. The variants, and the files of every answer, are checked in the
+    same run, as separate files that nothing imports, so the run count grows with neither the slots nor
+    the answers, and each answer's verdicts are those it would get alone. A reference the checker sees as
+    (partly) ``Any`` would let ``assert_type`` accept anything, so such a slot is never equivalent through
+    the checker.
     """
-    if prepared.baseline is None:
-        raise TaskError("verifier.params.baseline", "missing (compute it with baseline_of)")
-    plans = [_plan(prepared, item) for item in staged]
-    texts = [text for plan in plans for text in plan.texts]
-    reference_text, reference_lines = _reference_probes(prepared)
-    remembered = _digest([prepared.context.key, prepared.context.files_digest, reference_text])
-    any_references = _ANY_REFERENCES.get(remembered) if any(plan.probed for plan in plans) else frozenset()
-    if any_references is None:
-        texts.append(reference_text)
-    results = _check_many(prepared, texts)
-    if any_references is None:
-        any_references = _seen_as_any(remembered, results[-1], reference_lines)
-    outcomes, start = [], 0
-    for item, plan in zip(staged, plans, strict=True):
-        own = results[start : start + len(plan.texts)]
-        start += len(plan.texts)
-        outcomes.append((len(plan.texts), _decide(prepared, item, plan, own, any_references)))
-    return outcomes
+
+    prepared: Prepared
+    staged: Sequence[_Staged]
+    problem: TaskError | None = None  # why the task could not be judged
+    banner: str = ""
+    context: Context | None = None
+    plans: list[_Plan] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    reference_lines: dict[int, str] = field(default_factory=dict)
+    remembered: str = ""
+    any_references: frozenset[str] | None = None
+
+    def plan(self) -> None:
+        """Everything up to the checker run: version, baseline, context and the files to check."""
+        prepared = self.prepared
+        try:
+            self.banner = check_version(prepared)
+            if prepared.baseline is None:
+                raise TaskError("verifier.params.baseline", "missing (compute it with baseline_of)")
+            self.plans = [_plan(prepared, item) for item in self.staged]
+            self.context = prepared.context
+        except CheckerError as problem:
+            raise TaskError("checker", str(problem)) from None
+        self.texts = [text for plan in self.plans for text in plan.texts]
+        reference_text, self.reference_lines = _reference_probes(prepared)
+        self.remembered = _digest([self.context.key, self.context.files_digest, reference_text])
+        probed = any(plan.probed for plan in self.plans)
+        self.any_references = _ANY_REFERENCES.get(self.remembered) if probed else frozenset()
+        if self.any_references is None:
+            self.texts.append(reference_text)
+
+    @property
+    def request(self) -> tuple[Context, list[str]]:
+        """The context and the files this job gives the checker run."""
+        assert self.context is not None
+        return self.context, self.texts
+
+    @property
+    def batch_key(self) -> tuple[object, ...]:
+        """Jobs with the same key can share a checker run (one source tree, one checker setting)."""
+        assert self.context is not None
+        return (self.context.key, self.context.files_digest, self.prepared.settings)
+
+    def conclude(self, results: Sequence[tuple[Diagnostic, ...]]) -> None:
+        """Turn the checker's results on this job's files into its answers' verdicts and details."""
+        any_references = self.any_references
+        if any_references is None:
+            any_references = _seen_as_any(self.remembered, results[-1], self.reference_lines)
+        start = 0
+        for item, plan in zip(self.staged, self.plans, strict=True):
+            own = results[start : start + len(plan.texts)]
+            start += len(plan.texts)
+            new_errors = _decide(self.prepared, item, plan, own, any_references)
+            item.details["checker"] = self.banner
+            item.details["checker_runs"] = 1
+            item.details["checked_variants"] = len(plan.texts)
+            item.details["new_errors"] = [clip(error) for error in new_errors[:10]]
+
+
+def _run_jobs(jobs: Sequence[_Job]) -> None:
+    """Plan every job, check the files of the jobs of one source tree in shared runs, conclude them; a job
+    that cannot be judged records its problem instead."""
+    batches: dict[tuple[object, ...], list[_Job]] = {}
+    for job in jobs:
+        try:
+            job.plan()
+        except TaskError as bad:
+            job.problem = bad
+            continue
+        batches.setdefault(job.batch_key, []).append(job)
+    for batch in batches.values():
+        for chunk in _chunks(batch):
+            _check_jobs(chunk)
+
+
+def _chunks(batch: list[_Job]) -> list[list[_Job]]:
+    chunks: list[list[_Job]] = [[]]
+    size = 0
+    for job in batch:
+        if chunks[-1] and size + len(job.texts) > MAX_BATCH_FILES:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(job)
+        size += len(job.texts)
+    return chunks
+
+
+def _check_jobs(jobs: list[_Job]) -> None:
+    """One checker run for ``jobs``; when it fails and holds several jobs, each is run again alone."""
+    settings = jobs[0].prepared.settings
+    try:
+        found = _check_batch(settings, [job.request for job in jobs])
+    except CheckerError as problem:
+        if len(jobs) > 1:
+            for job in jobs:
+                _check_jobs([job])
+        else:
+            jobs[0].problem = TaskError("checker", str(problem))
+        return
+    for job, results in zip(jobs, found, strict=True):
+        job.conclude(results)
 
 
 @dataclass(frozen=True, slots=True)
@@ -537,7 +625,14 @@ def _module_text(
 
 
 def _check_many(prepared: Prepared, texts: list[str]) -> tuple[tuple[Diagnostic, ...], ...]:
-    return get_checker().check_many(prepared.context, texts, prepared.settings)
+    return _check_batch(prepared.settings, [(prepared.context, texts)])[0]
+
+
+def _check_batch(
+    settings: CheckerSettings, requests: Sequence[tuple[Context, Sequence[str]]]
+) -> list[tuple[tuple[Diagnostic, ...], ...]]:
+    """The one place the verifier runs the checker (tests count the runs here)."""
+    return get_checker().check_batch(requests, settings)
 
 
 def _new_errors(
@@ -567,11 +662,54 @@ def baseline_with(
 ) -> tuple[tuple[str, ...], tuple[tuple[Diagnostic, ...], ...]]:
     """The task's ``baseline`` and the checker's errors on ``texts`` (other versions of the module), all in
     one checker run."""
-    prepared = prepare(task.repo, task.answer, task.verifier.params)
-    check_version(prepared)
-    reference = prepared.template.render(prepared.gold) + "\n"
-    results = _check_many(prepared, [reference, *texts])
-    return tuple(sorted(d.key for d in results[0])), results[1:]
+    (found,) = baselines_with([(task, texts)])
+    if isinstance(found, Exception):
+        raise found
+    return found
+
+
+Baselined = tuple[tuple[str, ...], tuple[tuple[Diagnostic, ...], ...]]
+
+
+def baselines_with(items: Sequence[tuple[Task, Sequence[str]]]) -> list[Baselined | Exception]:
+    """:func:`baseline_with` for several tasks (modules of a repository being prepared), the tasks of one
+    source tree in one checker run; each item's result, or the exception it raises alone (a run that fails
+    with several items is run again item by item, so one module cannot fail the others)."""
+    found: list[Baselined | Exception | None] = [None] * len(items)
+    batches: dict[tuple[object, ...], list[tuple[int, Context, list[str]]]] = {}
+    for number, (task, texts) in enumerate(items):
+        try:
+            prepared = prepare(task.repo, task.answer, task.verifier.params)
+            check_version(prepared)
+            reference = prepared.template.render(prepared.gold) + "\n"
+            context = prepared.context
+        except Exception as problem:  # the item's own failure, raised by baseline_with
+            found[number] = problem
+            continue
+        key = (context.key, context.files_digest, prepared.settings)
+        batches.setdefault(key, []).append((number, context, [reference, *texts]))
+    for (_, _, settings), batch in batches.items():
+        assert isinstance(settings, CheckerSettings)
+        _run_baselines(settings, batch, found)
+    return [item if item is not None else RuntimeError("not checked") for item in found]
+
+
+def _run_baselines(
+    settings: CheckerSettings,
+    batch: list[tuple[int, Context, list[str]]],
+    found: list[Baselined | Exception | None],
+) -> None:
+    try:
+        results = _check_batch(settings, [(context, texts) for _, context, texts in batch])
+    except CheckerError as problem:
+        if len(batch) == 1:
+            found[batch[0][0]] = problem
+        else:
+            for item in batch:
+                _run_baselines(settings, [item], found)
+        return
+    for (number, _, _), (reference, *others) in zip(batch, results, strict=True):
+        found[number] = (tuple(sorted(d.key for d in reference)), tuple(others))
 
 
 def _typing_spelling(text: str) -> str:

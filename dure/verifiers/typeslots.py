@@ -110,13 +110,12 @@ class _Filler(cst.CSTTransformer):
             self.by_function.setdefault(slot.function, []).append(slot)
         self.index = index
         self.stack: list[str] = []
-        self.in_function = 0
         self.found: dict[str, int] = {}
         self.position: dict[str, int] = {}
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         self.stack.append(node.name.value)
-        return self.in_function == 0
+        return True
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         self.stack.pop()
@@ -124,14 +123,12 @@ class _Filler(cst.CSTTransformer):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         self.stack.append(node.name.value)
-        self.in_function += 1
-        return self.in_function == 1
+        return False  # slots are never in nested functions: their bodies are not walked (most of the module)
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         qualname = ".".join(self.stack)
         self.stack.pop()
-        self.in_function -= 1
-        if self.in_function or qualname not in self.by_function:
+        if qualname not in self.by_function:
             return updated
         for slot in self.by_function[qualname]:
             updated = self._fill(updated, slot)
