@@ -8,6 +8,7 @@ from typing import Any
 from dure.analyzers.program import BUILTIN_NAMES, Program, ScopeKey
 from dure.analyzers.summary import Binding, Ref
 from dure.analyzers.values import (
+    MAX_VALUES,
     NOTHING,
     UNKNOWN_VALS,
     Vals,
@@ -71,6 +72,16 @@ MAX_DEPTH = 40
 IN_PROGRESS = Vals(frozenset(), False, False)
 
 ParamFlow = Callable[[ScopeKey, int], Vals | None]
+MembersFold = tuple[frozenset[Value], int]  # the values of some parts and how many parts there were
+
+
+def _incomplete_union(folds: list[MembersFold]) -> Vals:
+    """``incomplete(union(parts))`` over the parts of several folds, without listing the parts again."""
+    count = sum(fold[1] for fold in folds)
+    values = frozenset().union(*[fold[0] for fold in folds]) if count else frozenset()
+    if count > 1 and len(values) > MAX_VALUES:
+        values = frozenset()
+    return Vals(values, False, False)
 
 
 class Evaluator:
@@ -86,6 +97,8 @@ class Evaluator:
         self.cuts = 0  # computations cut short so far (a cycle, or too deep): their callers saw unknown
         # getattr(objects, computed name) by (objects, name prefix), when computed without parameters or cuts
         self.computed: dict[tuple[Vals, str], Vals] = {}
+        self.stable_members: dict[tuple[Value, str], MembersFold] = {}  # see _members_fold
+        self.class_attributes: dict[tuple[str, bool, str], list[str]] = {}
         self.frames: list[bool] = []  # per computation in progress (and call site): did it read a parameter?
         self.param_flow: ParamFlow | None = None
         self.transparency: dict[str, bool] = {}
@@ -95,6 +108,8 @@ class Evaluator:
         self.memo.clear()
         self.dependent.clear()
         self.computed.clear()
+        self.stable_members.clear()
+        self.class_attributes.clear()
         self.transparency.clear()
 
     def forget_parameter_dependent(self) -> None:
@@ -679,19 +694,46 @@ class Evaluator:
         return result
 
     def _computed_members(self, objects: Vals, prefix: str) -> Vals:
-        parts: list[Vals] = []
-        for value in ordered(objects.values):
-            if value[0] == "M":
-                names = [n for n in self.program.scope((value[1], 0)).bindings if n.startswith(prefix)]
-                parts.extend(self.module_member(value[1], n) for n in names if n != "*")
-            elif value[0] in ("I", "C"):
-                parts.extend(self.member(value, attr) for attr in self._class_attributes(value, prefix))
-        merged = union(parts) if parts else UNKNOWN_VALS
-        return incomplete(merged)
+        folds = [
+            self._members_fold(value, prefix)
+            for value in ordered(objects.values)
+            if value[0] in ("M", "I", "C")
+        ]
+        return _incomplete_union(folds)
 
-    def _class_attributes(self, value: Value, prefix: str) -> dict[str, None]:
+    def _members_fold(self, value: Value, prefix: str) -> MembersFold:
+        """The members of one object whose names start with ``prefix``, folded as :func:`union` would see
+        them; kept when computed without parameters or cuts, for then asking again would only find the same
+        memoised values (``getattr`` on every module of the repository asks for thousands)."""
+        known = self.stable_members.get((value, prefix))
+        if known is not None:
+            return known
+        cuts = self.cuts
+        self.frames.append(False)
+        try:
+            parts = self._members(value, prefix)
+        finally:
+            dependent = self.frames.pop()
+        fold = (frozenset().union(*[part.values for part in parts]), len(parts))
+        if dependent:
+            self._depend()
+        elif self.cuts == cuts:
+            self.stable_members[(value, prefix)] = fold
+        return fold
+
+    def _members(self, value: Value, prefix: str) -> list[Vals]:
+        if value[0] == "M":
+            names = self.program.module_names(value[1], prefix)
+            return [self.module_member(value[1], n) for n in names]
+        return [self.member(value, attr) for attr in self._class_attributes(value, prefix)]
+
+    def _class_attributes(self, value: Value, prefix: str) -> list[str]:
         """Names starting with ``prefix`` bound in the class bodies along the MROs of the classes ``value``
         may be, each once, in the order they are first met (subclasses share most of them)."""
+        memo_key = (value[1], value[2], prefix)
+        known = self.class_attributes.get(memo_key)
+        if known is not None:
+            return known
         owners: dict[str, None] = {}
         for klass in self._dispatch_classes(value[1], value[2]):
             owners.update(dict.fromkeys(self.program.mro(klass)))
@@ -700,15 +742,14 @@ class Evaluator:
             scope = self.program.class_scope(owner)
             if scope is not None:
                 attributes.update(dict.fromkeys(a for a in scope.bindings if a.startswith(prefix)))
-        return attributes
+        found = self.class_attributes[memo_key] = list(attributes)
+        return found
 
     def namespace(self, module: str) -> Vals:
         """The values of a module's global names (``globals()``)."""
         if module not in self.program.summaries:
             return UNKNOWN_VALS
-        names = [n for n in self.program.scope((module, 0)).bindings if n != "*"]
-        merged = union([self.module_member(module, n) for n in names]) if names else UNKNOWN_VALS
-        return incomplete(merged)
+        return _incomplete_union([self._members_fold(("M", module), "")])
 
     def returns(self, qualname: str) -> Vals:
         """What calling the function ``qualname`` returns."""

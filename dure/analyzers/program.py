@@ -40,6 +40,7 @@ class Program:
         self._bindings_memo: dict[tuple[ScopeKey, str, bool], list[tuple[Binding, ScopeKey]]] = {}
         self._member_memo: dict[tuple[str, str, bool], list[tuple[Binding, ScopeKey]] | None] = {}
         self._dispatch_memo: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+        self._names_memo: dict[tuple[str, str], list[str]] = {}  # scope bindings never change: never cleared
         self._class_member_memo: dict[tuple[str, str], list[tuple[str, list[tuple[Binding, ScopeKey]]]]] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}  # filled by the resolver (repository bases)
         self.external_bases: dict[str, tuple[str, ...]] = {}
@@ -191,6 +192,15 @@ class Program:
             else:  # an external module may or may not export the name
                 return [*found, (Binding("from", source, name, guarded=True), star_key)]
         return None
+
+    def module_names(self, module: str, prefix: str) -> list[str]:
+        """The global names of ``module`` that start with ``prefix`` (``*`` aside), in binding order."""
+        found = self._names_memo.get((module, prefix))
+        if found is None:
+            bound = self.summaries[module].scopes[0].bindings
+            found = [n for n in bound if n.startswith(prefix) and n != "*"]
+            self._names_memo[(module, prefix)] = found
+        return found
 
     def _exported(self, module: str, name: str) -> bool:
         exported = self.summaries[module].all_names
