@@ -109,12 +109,13 @@ class _Concrete:
     new tree sharing every statement it did not touch), and the code of each of its top-level statements,
     generated once."""
 
-    __slots__ = ("codes", "module", "nodes")
+    __slots__ = ("codes", "holds", "module", "nodes")
 
     def __init__(self) -> None:
         self.module: cst.Module | None = None
         self.nodes: dict[int, cst.CSTNode] = {}  # id -> header, body and footer nodes of ``module``
         self.codes: dict[int, str] = {}
+        self.holds: dict[int, bool] = {}  # id -> whether the statement defines a function or class
 
     def parsed(self, text: str) -> cst.Module:
         if self.module is None:
@@ -130,6 +131,14 @@ class _Concrete:
         if id(node) not in self.codes:
             self.codes[id(node)] = module.code_for_node(node)
         return self.codes[id(node)]
+
+    def holds_definition(self, statement: cst.BaseStatement) -> bool:
+        """:func:`_holds_definition`, kept for a top-level statement of the parsed tree."""
+        if self.nodes.get(id(statement)) is not statement:
+            return _holds_definition(statement)
+        if id(statement) not in self.holds:
+            self.holds[id(statement)] = _holds_definition(statement)
+        return self.holds[id(statement)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +200,12 @@ class ModuleView:
         """``module.code_for_node(node)``, generated once for a top-level node of :meth:`concrete`."""
         self.concrete()
         return self._concrete.code(module, node)
+
+    def holds_definition(self, statement: cst.BaseStatement) -> bool:
+        """Whether a top-level statement defines a function or class, worked out once for those of
+        :meth:`concrete`."""
+        self.concrete()
+        return self._concrete.holds_definition(statement)
 
     def code_of(self, module: cst.Module) -> str:
         """``module.code`` for an edit of :meth:`concrete`: the top-level statements the edit kept reuse their
@@ -339,7 +354,7 @@ def plant(view: ModuleView, plan: Plan) -> Planted:
             guard = branch_source(view, host, plan.flag)
             branches.append(len(mark.nodes))
             module = prepend_statement(module, host.container, host.name, guard, mark=mark)
-        module = insert_flag(module, plan.flag, mark=mark)
+        module = insert_flag(module, plan.flag, mark=mark, holds=view.holds_definition)
     text, starts = _unmarked(view.code_of(module))
     if sorted(starts) != list(range(len(mark.nodes))):
         raise InjectionError("a planted statement did not come out where it was put")
@@ -566,12 +581,17 @@ def _holds_definition(statement: cst.BaseStatement) -> bool:
 
 
 def insert_flag(
-    module: cst.Module, name: str, *, mark: Callable[[Statement], Statement] = _unchanged
+    module: cst.Module,
+    name: str,
+    *,
+    mark: Callable[[Statement], Statement] = _unchanged,
+    holds: Callable[[cst.BaseStatement], bool] | None = None,
 ) -> cst.Module:
     """``name = False`` at module level, just before the first statement that defines a function or class,
-    so it is bound before any code of the module can run."""
+    so it is bound before any code of the module can run (``holds``: that test, a kept one maybe)."""
+    holds = holds or _holds_definition
     body = list(module.body)
-    position = next((i for i, s in enumerate(body) if _holds_definition(s)), len(body))
+    position = next((i for i, s in enumerate(body) if holds(s)), len(body))
     flag = cst.parse_statement(f"{name} = False\n", config=module.config_for_parsing)
     if position > 0:
         flag = flag.with_changes(leading_lines=[cst.EmptyLine(indent=False)])

@@ -172,6 +172,7 @@ class _Repository:
         self._live: dict[str, list[DefInfo]] = {}
         self._facts: dict[str, _ModuleFacts] = {}
         self._free: dict[str, frozenset[str]] = {}
+        self._owners: dict[str, frozenset[str]] | None = None
         modules = [d for d in self.index.definitions.values() if d.kind is DefinitionKind.MODULE]
         self.files = {d.qualname: d.file for d in modules}
         self.testable = sorted(d.qualname for d in modules if not d.is_test and evidence.executed.get(d.file))
@@ -206,6 +207,17 @@ class _Repository:
             assert isinstance(info.node, FUNCTION)
             self._free[info.qualname] = frozenset(free_names(info.node))
         return self._free[info.qualname]
+
+    def method_owners(self) -> dict[str, frozenset[str]]:
+        """Method name -> the classes of the repository defining a method of that name (worked out once:
+        every twin of a method asks)."""
+        if self._owners is None:
+            owners: dict[str, set[str]] = {}
+            for d in self.index.definitions.values():
+                if d.kind is DefinitionKind.METHOD and d.parent:
+                    owners.setdefault(d.name, set()).add(d.parent)
+            self._owners = {name: frozenset(classes) for name, classes in owners.items()}
+        return self._owners
 
     def live_functions(self, view: ModuleView) -> list[DefInfo]:
         """Functions and methods of ``view`` the tests run, written plainly enough to copy or edit (special
@@ -467,11 +479,7 @@ class _Planner:
         """Top-level classes of this module that could take a copy of ``method`` under its name without
         overriding or being overridden: no class defining that name is among their ancestors or heirs."""
         index, view = self.repo.index, self.view
-        owners = {
-            d.parent
-            for d in index.definitions.values()
-            if d.name == method.name and d.kind is DefinitionKind.METHOD and d.parent
-        }
+        owners = self.repo.method_owners().get(method.name, frozenset())
         found = []
         for info in view.definitions:
             if not (info.top_level and isinstance(info.node, ast.ClassDef)):
@@ -747,6 +755,7 @@ def classify(
     text parsed, when the caller has it)."""
     tree = tree if tree is not None else ast.parse(planted.text)
     executed = frozenset(planted.lines[line] for line in view.executed if line in planted.lines)
+    nodes = _Nodes.of(tree)
     sorter = _Sorter()
     dead_spans: list[tuple[int, int]] = []
     definitions = []
@@ -765,7 +774,7 @@ def classify(
             sorter.put(info.qualname, "forbidden")
         else:
             sorter.put(info.qualname, "ignored")
-    for line, block in _branches(tree, split_lines(planted.text)):
+    for line, block in _branches(nodes.ifs, split_lines(planted.text)):
         item = branch_item(view.name, line)
         if line in planted.branch_lines:
             sorter.put(item, "required")
@@ -777,15 +786,16 @@ def classify(
             sorter.put(item, "forbidden")
         else:
             sorter.put(item, "ignored")
-    for line, statement in _unreachable(tree):
+    for line, statement in _unreachable(nodes.blocks):
         item = unreachable_item(view.name, line)
         yields = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(statement))
         sorter.put(item, "ignored" if inside_dead(line) or yields else "required")
-    for block in _all_blocks(tree):  # after sys.exit(), an always-raising call, a loop that never ends...
+    for block in nodes.blocks:  # after sys.exit(), an always-raising call, a loop that never ends...
         for statement in block[1:]:
             if statement.lineno not in executed:
                 sorter.put(unreachable_item(view.name, statement.lineno), "ignored")
-    for name, where in _imports(tree, executed, planted.import_name):
+    used = {name.id for name in nodes.loads if name.lineno in executed}
+    for name, where in _imports(tree, used, planted.import_name):
         sorter.put(import_item(view.name, name), where)
     for original in planted.twins_of:
         sorter.put(original, "forbidden")
@@ -796,11 +806,40 @@ def classify(
     )
 
 
-def _branches(tree: ast.Module, lines: list[str]) -> Iterator[tuple[int, list[ast.stmt]]]:
+@dataclass(frozen=True, slots=True)
+class _Nodes:
+    """What the classification reads of a tree, gathered in one walk: every statement list (bodies of
+    definitions, branches, handlers and cases included), every ``if`` and every name read."""
+
+    blocks: tuple[list[ast.stmt], ...]
+    ifs: tuple[ast.If, ...]
+    loads: tuple[ast.Name, ...]
+
+    @classmethod
+    def of(cls, tree: ast.AST) -> _Nodes:
+        blocks: list[list[ast.stmt]] = []
+        ifs: list[ast.If] = []
+        loads: list[ast.Name] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    loads.append(node)
+            elif isinstance(node, _HOLDS_BLOCKS):  # no other node has a statement list
+                if isinstance(node, ast.If):
+                    ifs.append(node)
+                for name in ("body", "orelse", "finalbody"):
+                    value = getattr(node, name, None)
+                    if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                        blocks.append(value)
+        return cls(tuple(blocks), tuple(ifs), tuple(loads))
+
+
+_HOLDS_BLOCKS = (ast.stmt, ast.mod, ast.excepthandler, ast.match_case)
+
+
+def _branches(ifs: Iterable[ast.If], lines: list[str]) -> Iterator[tuple[int, list[ast.stmt]]]:
     """``(line of the if/elif/else keyword, its block)`` for every ``if`` statement."""
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.If):
-            continue
+    for node in ifs:
         yield node.lineno, node.body
         orelse = node.orelse
         if not orelse:
@@ -819,31 +858,18 @@ def _branches(tree: ast.Module, lines: list[str]) -> Iterator[tuple[int, list[as
                 break
 
 
-def _all_blocks(tree: ast.AST) -> Iterator[list[ast.stmt]]:
-    """Every statement list of a tree (bodies of definitions, branches, handlers and cases included)."""
-    for node in ast.walk(tree):
-        for name in ("body", "orelse", "finalbody"):
-            value = getattr(node, name, None)
-            if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-                yield value
-
-
-def _unreachable(tree: ast.Module) -> Iterator[tuple[int, ast.stmt]]:
+def _unreachable(blocks: Iterable[list[ast.stmt]]) -> Iterator[tuple[int, ast.stmt]]:
     """``(line, statement)`` for the first statement after a ``return``/``raise``/``continue``/``break``."""
-    for block in _all_blocks(tree):
+    for block in blocks:
         for position, statement in enumerate(block[:-1]):
             if isinstance(statement, ast.Return | ast.Raise | ast.Continue | ast.Break):
                 yield block[position + 1].lineno, block[position + 1]
                 break
 
 
-def _imports(tree: ast.Module, executed: frozenset[int], planted: str | None) -> Iterator[tuple[str, str]]:
-    """``(bound name, set)`` for every module-level import binding."""
-    used = {
-        n.id
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.lineno in executed
-    }
+def _imports(tree: ast.Module, used: set[str], planted: str | None) -> Iterator[tuple[str, str]]:
+    """``(bound name, set)`` for every module-level import binding (``used``: the names read on executed
+    lines)."""
 
     def visit(body: list[ast.stmt], guarded: bool) -> Iterator[tuple[str, str]]:
         for statement in body:
