@@ -451,9 +451,10 @@ def strip_annotations(text: str, targets: frozenset[str]) -> str:
     return _parsed(text).visit(_Stripper(targets)).code
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=SETTLED_TOGETHER * 2)
 def _parsed(text: str) -> cst.Module:
-    """A module's syntax tree, parsed once for all its groups (LibCST trees are immutable)."""
+    """A module's syntax tree, parsed once for all its groups (LibCST trees are immutable); the modules
+    settled together, and those taking turns after them, are each parsed once while they are in use."""
     return cst.parse_module(text)
 
 
