@@ -103,11 +103,7 @@ class CallResolver:
         ]
 
     def _flow_through_parameters(self) -> None:
-        for site in self.sites:
-            for target in site.targets:
-                if target.certainty is not Certainty.UNRESOLVED:
-                    self.incoming[target.callee].append((site, target))
-        retry = [s for s in self.sites if self._through_parameter(s)]
+        retry = self._index_incoming()
         if not retry and not self.pending:
             return
         self.evaluator.param_flow = self._parameter_values
@@ -123,10 +119,22 @@ class CallResolver:
         self.evaluator.param_flow = None
         self.evaluator.forget_parameter_dependent()
 
-    @staticmethod
-    def _through_parameter(site: ResolvedSite) -> bool:
-        """Sites worth a second pass: something unresolved that a parameter's arguments may explain."""
-        return any(t.certainty is Certainty.UNRESOLVED for t in site.targets)
+    def _index_incoming(self) -> list[ResolvedSite]:
+        """Note every target reached as an incoming call, and return the sites worth a second pass: those
+        with something unresolved, which a parameter's arguments may explain (one walk over the sites)."""
+        unresolved = Certainty.UNRESOLVED
+        incoming = self.incoming
+        retry: list[ResolvedSite] = []
+        for site in self.sites:
+            has_unresolved = False
+            for target in site.targets:
+                if target.certainty is not unresolved:
+                    incoming[target.callee].append((site, target))
+                else:
+                    has_unresolved = True
+            if has_unresolved:
+                retry.append(site)
+        return retry
 
     def _parameter_values(self, key: ScopeKey, index: int) -> Vals | None:
         """Arguments every known caller passes for parameter ``index`` of the function at ``key``."""
@@ -447,6 +455,7 @@ class CallResolver:
 
 
 _RANK = {Certainty.CERTAIN: 0, Certainty.POSSIBLE: 1, Certainty.UNRESOLVED: 2}
+_CERTAINTY_VALUES = {certainty: certainty.value for certainty in Certainty}
 
 
 def _deduplicate(targets: list[ResolvedTarget]) -> list[ResolvedTarget]:
@@ -470,6 +479,6 @@ def site_row(site: ResolvedSite, caller: str, file: str) -> SiteRow:
         record.line,
         record.column,
         record.text,
-        tuple([(t.callee, t.certainty.value) for t in site.targets]),
+        tuple([(t.callee, _CERTAINTY_VALUES[t.certainty]) for t in site.targets]),
         record.kind not in ("call", "deco"),
     )

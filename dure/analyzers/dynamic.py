@@ -23,6 +23,13 @@ GETATTR_LIKE = frozenset(
 EVAL_LIKE = frozenset({"builtins.eval", "builtins.exec", "builtins.compile"})
 IMPORT_LIKE = frozenset({"builtins.__import__", "importlib.import_module", "importlib.__import__"})
 NAMESPACE_LIKE = frozenset({"builtins.globals", "builtins.locals", "builtins.vars"})
+#: Every callee that :func:`dynamic_uncertainties` reports on: other sites are skipped without a generator.
+DYNAMIC_CALLEES = GETATTR_LIKE | EVAL_LIKE | IMPORT_LIKE | NAMESPACE_LIKE | {"builtins.setattr"}
+
+
+def is_dynamic(site: ResolvedSite) -> bool:
+    """Whether :func:`dynamic_uncertainties` may report anything for ``site``."""
+    return any(t.callee in DYNAMIC_CALLEES for t in site.targets)
 
 
 def _affected(objects: Vals, name: Ref | None) -> tuple[str, ...]:

@@ -266,7 +266,10 @@ class Evaluator:
             if name in BUILTIN_NAMES:
                 return single(("X", f"builtins.{name}"), exact=not dynamic)
             return UNKNOWN_VALS
-        result = union([self.binding(b, where) for b, where in found])
+        if len(found) == 1:  # most names: skip building a list for union, which returns its one part
+            result = self.binding(*found[0])
+        else:
+            result = union([self.binding(b, where) for b, where in found])
         dynamic_namespaces = self.program.dynamic_namespaces
         if dynamic_namespaces and any(w[1] == 0 and w[0] in dynamic_namespaces for _, w in found):
             return incomplete(result)  # globals()[...] = ... may have replaced it
@@ -283,21 +286,19 @@ class Evaluator:
         return self._memoised(memo_key, self._binding, binding, key)
 
     def _binding(self, binding: Binding, key: ScopeKey) -> Vals:
-        kind = binding.kind
-        if kind == "def":
-            return self.definition(binding.a)
-        if kind == "class":
-            return self.definition(binding.a)
+        kind = binding.kind  # the most frequent kinds first
+        if kind == "param":
+            return self.parameter(key, binding.a)
         if kind == "val":
             return self.evaluate(binding.a, key)
+        if kind in ("def", "class"):
+            return self.definition(binding.a)
+        if kind == "from":
+            return self.imported(binding.a, binding.b)
         if kind == "valin":
             return self.evaluate(binding.a, binding.b)
         if kind == "import":
             return self.module_path(binding.a)
-        if kind == "from":
-            return self.imported(binding.a, binding.b)
-        if kind == "param":
-            return self.parameter(key, binding.a)
         if kind == "iter":
             return self.item(binding.a, key, iterating=True)
         if kind == "enter":
@@ -456,12 +457,14 @@ class Evaluator:
     # -- attributes ---------------------------------------------------------------------------------------
 
     def attribute(self, base: Vals, attr: str) -> Vals:
-        parts: list[Vals] = []
-        for value in ordered(base.values):
-            parts.append(self.member(value, attr))
-        if not parts:
+        values = base.values
+        if not values:
             return UNKNOWN_VALS
-        result = union(parts)
+        if len(values) == 1:  # most bases: union would return the one part
+            (value,) = values
+            result = self.member(value, attr)
+        else:
+            result = union([self.member(value, attr) for value in ordered(values)])
         if not base.complete:
             return incomplete(result)
         if not base.exact:
@@ -497,6 +500,8 @@ class Evaluator:
         if module in program.summaries:
             found = program.module_member_bindings(module, attr)
             if found:
+                if len(found) == 1:
+                    return self.binding(*found[0])
                 return union([self.binding(b, where) for b, where in found])
         if program.is_module(f"{module}.{attr}"):
             return single(("M", f"{module}.{attr}"))
@@ -627,10 +632,14 @@ class Evaluator:
     # -- calls ----------------------------------------------------------------------------------------
 
     def call_result(self, func: Vals, args: tuple[Ref, ...], key: ScopeKey) -> Vals:
-        parts = [self._result_of(value, args, key) for value in ordered(func.values)]
-        if not parts:
+        values = func.values
+        if not values:
             return UNKNOWN_VALS
-        result = union(parts)
+        if len(values) == 1:  # most callees: union would return the one part
+            (value,) = values
+            result = self._result_of(value, args, key)
+        else:
+            result = union([self._result_of(value, args, key) for value in ordered(values)])
         return result if func.complete else incomplete(result)
 
     def _result_of(self, value: Value, args: tuple[Ref, ...], key: ScopeKey) -> Vals:

@@ -94,6 +94,7 @@ class Program:
             "_bases_memo",
             "_definers",
             "_open_classes",
+            "_open_positions",
             "_open_memo",
         ):
             self.__dict__.pop(derived, None)
@@ -294,15 +295,25 @@ class Program:
         the first class defining it (memoised per name)."""
         found = self._open_memo.get(attr)
         if found is None:
-            definers = self._definers.get(attr, set())
-            found = []
-            for klass in self._open_classes:
-                mro = self.mro(klass)
-                first = next((i for i, owner in enumerate(mro) if owner in definers), None)
-                if first is not None:
-                    found.append((klass, mro[: first + 1]))
+            first: dict[str, int] = {}  # open class -> where its MRO first meets a definer
+            positions = self._open_positions
+            for definer in self._definers.get(attr, ()):
+                for klass, index in positions.get(definer, ()):
+                    if index < first.get(klass, index + 1):
+                        first[klass] = index
+            found = [(klass, self.mro(klass)[: first[klass] + 1]) for klass in sorted(first)]
             self._open_memo[attr] = found
         return found
+
+    @cached_property
+    def _open_positions(self) -> dict[str, list[tuple[str, int]]]:
+        """Class -> ``(open class, index)`` for every MRO of a class with an unnamed base that holds it: a
+        name's definers then lead straight to the open classes that meet them, not every open class."""
+        positions: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        for klass in self._open_classes:
+            for index, owner in enumerate(self.mro(klass)):
+                positions[owner].append((klass, index))
+        return positions
 
     @cached_property
     def _open_classes(self) -> list[str]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dure.analyzers.callgraph import CallResolver, site_row
-from dure.analyzers.dynamic import dynamic_uncertainties, string_uncertainties
+from dure.analyzers.dynamic import dynamic_uncertainties, is_dynamic, string_uncertainties
 from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.inference import JediReport, add_jedi_targets
 from dure.analyzers.model import (
@@ -62,12 +62,14 @@ def resolve(summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = 
     call_sites: list[SiteRow] = []
     unresolved_attributes: set[str] = set()
     unresolved_calls = 0
+    unresolved = Certainty.UNRESOLVED
     for site in sites:
         summary = program.summaries[site.module]
         caller = summary.scopes[site.record.scope].owner
         call_sites.append(site_row(site, caller, summary.relpath))
-        uncertainties.extend(dynamic_uncertainties(site, caller, evaluator))
-        if any(t.certainty is Certainty.UNRESOLVED for t in site.targets):
+        if is_dynamic(site):
+            uncertainties.extend(dynamic_uncertainties(site, caller, evaluator))
+        if any(t.certainty is unresolved for t in site.targets):
             if site.record.func[0] == "a":
                 unresolved_attributes.add(site.record.func[2])
             else:
