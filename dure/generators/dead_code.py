@@ -36,6 +36,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import hashlib
 import io
 import pkgutil
 import random
@@ -50,11 +51,13 @@ from typing import Any
 
 import vulture  # type: ignore[import-untyped]
 
-from dure.analyzers.builder import build_index
+from dure.analyzers.builder import ANALYZER_VERSION, build_index
+from dure.analyzers.cache import IndexCache
 from dure.analyzers.index import RepoIndex
 from dure.analyzers.model import Certainty, DefinitionKind, ImportCondition, UncertaintyKind
 from dure.analyzers.queries import affects, caller_doubts
 from dure.analyzers.runtime import TestEvidence
+from dure.analyzers.source import discover
 from dure.generators._inject import (
     FUNCTION,
     DefInfo,
@@ -695,6 +698,23 @@ class _Scratch:
         self.index_cache = folder / "index-cache"
         shutil.copytree(root, self.root, symlinks=True, ignore=_not_python)
         self.vulture = VultureTree(self.root)
+        with contextlib.suppress(OSError):
+            self._warm(root)
+
+    def _warm(self, source: Path) -> None:
+        """Link the default cache's summaries of the released files into the scratch's index cache (the
+        repository's own index put them there), so the first index of the scratch tree parses only the
+        patched file; a summary is keyed by the file's content and module, not by where the tree lies."""
+        shared = IndexCache.open(source, None, ANALYZER_VERSION)
+        own = IndexCache.open(self.root, self.index_cache, ANALYZER_VERSION)
+        if shared is None or own is None:
+            return
+        for file in discover(self.root).files:
+            digest = hashlib.sha256(file.path.read_bytes()).hexdigest()
+            entry, link = shared.summary_path(digest, file), own.summary_path(digest, file)
+            if entry.is_file() and not link.exists():
+                link.parent.mkdir(parents=True, exist_ok=True)
+                link.symlink_to(entry)
 
     def patched(self, file: str, text: str) -> contextlib.AbstractContextManager[Path]:
         return _patched(self.root / file, text)
