@@ -44,6 +44,10 @@ SUBSCRIPT_DUNDERS: dict[type[ast.expr_context], str] = {
 CONTAINER_ADDERS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "extend": 0, "setdefault": 1}
 
 
+#: Builds a record (a named tuple) from a tuple without the Python-level ``__new__`` of named tuples.
+_new_record = tuple.__new__
+
+
 def is_getattr(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
 
@@ -186,20 +190,31 @@ class ExpressionCollector(ScopeTracker):
     def _call_node(self, node: ast.Call) -> None:
         """Record a call; the ref of each argument is computed once, for the call and for its uses."""
         func = node.func
-        args = tuple(UNKNOWN if type(a) is ast.Starred else self.ref(a) for a in node.args)
-        if type(func) is ast.Attribute and func.attr in CONTAINER_ADDERS and node.args:
-            position = CONTAINER_ADDERS[func.attr]
-            if position < len(node.args):
-                added = node.args[position]
-                ref = self.ref(added) if type(added) is ast.Starred else args[position]
-                value = ("i", ref, None) if func.attr == "extend" else ref
-                self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(func.value), value))
-        keywords = tuple((k.arg, self.ref(k.value)) for k in node.keywords)
-        self._call(node, "call", self.ref(func), text_of(func), args=args, keywords=keywords)
-        for argument, ref in zip(node.args, args, strict=True):
-            self._use_ref(argument, ref)
+        arguments = node.args
+        args = tuple([UNKNOWN if type(a) is ast.Starred else self.ref(a) for a in arguments])
+        if arguments and type(func) is ast.Attribute and func.attr in CONTAINER_ADDERS:
+            self._container_add(func, arguments, args)
+        keywords = tuple([(k.arg, self.ref(k.value)) for k in node.keywords])
+        line, column = node.lineno, node.col_offset
+        end = (func.end_lineno or line, func.end_col_offset or column)
+        scope = self.scope.id
+        record = (scope, line, column, "call", self.ref(func), args, keywords, text_of(func), end)
+        self.summary.calls.append(_new_record(CallRecord, record))
+        for argument, ref in zip(arguments, args, strict=True):
+            if type(argument) is not ast.Constant:
+                self._use_ref(argument, ref)
         for keyword, (_, ref) in zip(node.keywords, keywords, strict=True):
-            self._use_ref(keyword.value, ref)
+            if type(keyword.value) is not ast.Constant:
+                self._use_ref(keyword.value, ref)
+
+    def _container_add(self, func: ast.Attribute, arguments: list[ast.expr], args: tuple[Ref, ...]) -> None:
+        """``box.append(v)`` and the like: ``v`` becomes one of the container's items."""
+        position = CONTAINER_ADDERS[func.attr]
+        if position < len(arguments):
+            added = arguments[position]
+            ref = self.ref(added) if type(added) is ast.Starred else args[position]
+            value = ("i", ref, None) if func.attr == "extend" else ref
+            self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(func.value), value))
 
     def _call(
         self,
@@ -215,8 +230,8 @@ class ExpressionCollector(ScopeTracker):
         column = getattr(node, "col_offset", 0)
         callee = node.func if isinstance(node, ast.Call) else node
         end = (getattr(callee, "end_lineno", None) or line, getattr(callee, "end_col_offset", None) or column)
-        record = CallRecord(self.scope.id, line, column, kind, func, args, keywords, text, end)
-        self.summary.calls.append(record)
+        record = (self.scope.id, line, column, kind, func, args, keywords, text, end)
+        self.summary.calls.append(_new_record(CallRecord, record))
 
     def _use(self, node: ast.expr) -> None:
         """Note a name, attribute or lambda used as a value: what it denotes may be called elsewhere."""
@@ -230,7 +245,7 @@ class ExpressionCollector(ScopeTracker):
         """:meth:`_use` of a node whose ref is known (a starred node's is not its value's)."""
         kind = type(node)
         if kind in VALUE_NODES or (kind is ast.Call and is_getattr(node)):
-            self.summary.uses.append(ValueUse(self.scope.id, ref, node.lineno))
+            self.summary.uses.append(_new_record(ValueUse, (self.scope.id, ref, node.lineno)))
         elif kind is ast.Starred:
             self._use(node.value)  # type: ignore[attr-defined]
 
