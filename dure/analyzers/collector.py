@@ -190,18 +190,22 @@ class ModuleCollector(ExpressionCollector):
         return self.ref(node)
 
     def return_(self, node: ast.Return) -> None:
+        value: Ref = ("k", "NoneType")
         if node.value is not None:
             self.expr(node.value)
-            self._use(node.value)
+            value = self.ref(node.value)
+            self._use_ref(node.value, value)
         scope = self._function_scope()
         if scope is not None:
-            scope.returns.append(self.ref(node.value) if node.value is not None else ("k", "NoneType"))
+            scope.returns.append(value)
 
     def assign(self, node: ast.Assign) -> None:
         self.expr(node.value)
-        if not (is_getattr(node.value) and all(isinstance(t, ast.Name) for t in node.targets)):
-            self._use(node.value)  # a getattr result bound to a local is followed through the local
         value = self.ref(node.value)
+        if not (is_getattr(node.value) and all(isinstance(t, ast.Name) for t in node.targets)):
+            self._use_ref(
+                node.value, value
+            )  # a getattr result bound to a local is followed through the local
         for target in node.targets:
             self.target(target, value, node.value)
         if any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
@@ -210,8 +214,9 @@ class ModuleCollector(ExpressionCollector):
     def ann_assign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
             self.expr(node.value)
-            self._use(node.value)
-            self.target(node.target, self.ref(node.value), node.value)
+            value = self.ref(node.value)
+            self._use_ref(node.value, value)
+            self.target(node.target, value, node.value)
         elif isinstance(node.target, ast.Name):
             annotation = self._annotation_ref(node.annotation)
             self.bind(node.target.id, Binding("ann", annotation))
