@@ -100,8 +100,9 @@ class Program:
             self.__dict__.pop(derived, None)
 
     def _bindings(self, key: ScopeKey, name: str, runtime: bool) -> list[tuple[Binding, ScopeKey]]:
-        scope = self.scope(key)
-        own = [b for b in scope.bindings.get(name, ()) if not (runtime and b.type_only)]
+        scope = self.summaries[key[0]].scopes[key[1]]
+        bound = scope.bindings.get(name, ())
+        own = [b for b in bound if not b.type_only] if runtime else list(bound)
         if len(own) > 1 and scope.kind in ("module", "class") and name != "*":  # star imports accumulate
             last = max((i for i, b in enumerate(own) if not b.guarded), default=0)
             if last and not self._eager_call_between(key[0], own[0].line, own[last].line):
@@ -130,17 +131,17 @@ class Program:
         here = scopes[index]
         if name in here.global_names:
             here = scopes[0]
-        first = True
-        while True:
-            if first or here.kind != "class":
-                if here.kind == "module":
-                    return self.module_member_bindings(module, name, runtime=runtime)
-                if name in here.bindings and name not in here.nonlocal_names:
-                    return self.bindings((module, here.id), name, runtime=runtime)
-            first = False
+        if here.kind != "module" and name in here.bindings and name not in here.nonlocal_names:
+            return self.bindings((module, here.id), name, runtime=runtime)
+        while here.kind != "module":  # enclosing scopes, class bodies aside
             if here.parent is None:
                 return None
             here = scopes[here.parent]
+            if here.kind in ("class", "module"):
+                continue
+            if name in here.bindings and name not in here.nonlocal_names:
+                return self.bindings((module, here.id), name, runtime=runtime)
+        return self.module_member_bindings(module, name, runtime=runtime)
 
     def module_member_bindings(
         self, module: str, name: str, *, runtime: bool = True, _seen: frozenset[str] = frozenset()

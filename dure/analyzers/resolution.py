@@ -23,6 +23,8 @@ from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.summary import AttributeStore, Binding, ModuleSummary, Ref, Scope
 from dure.analyzers.values import ordered
 
+SYS_MODULES = frozenset({("X", "sys.modules")})
+
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
@@ -103,23 +105,35 @@ def _escaping_module_prefixes(
         for selector in u.affects
     }
     for module, summary in program.summaries.items():
-        for use in summary.uses:
-            if _mentions_sys_modules(use.ref, (module, use.scope), evaluator):
-                return frozenset({""})
-        for call in summary.calls:
-            if call.kind != "call":
-                continue  # ``name in sys.modules`` hands out no module
-            refs = (call.func, *call.args)
-            if any(_mentions_sys_modules(ref, (module, call.scope), evaluator) for ref in refs):
-                return frozenset({""})
+        if _hands_out_sys_modules(module, summary, evaluator):
+            return frozenset({""})
     return frozenset(prefixes)
+
+
+#: The refs that take something out of another ref: only they can read ``sys.modules``.
+_DERIVED = frozenset({"a", "c", "i"})
+
+
+def _hands_out_sys_modules(module: str, summary: ModuleSummary, evaluator: Evaluator) -> bool:
+    """Whether a value use or a call of ``module`` takes a module out of ``sys.modules`` (other refs are
+    skipped before a call: most are plain names)."""
+    for use in summary.uses:
+        if use.ref[0] in _DERIVED and _mentions_sys_modules(use.ref, (module, use.scope), evaluator):
+            return True
+    for call in summary.calls:
+        if call.kind != "call":
+            continue  # ``name in sys.modules`` hands out no module
+        for ref in (call.func, *call.args):
+            if ref[0] in _DERIVED and _mentions_sys_modules(ref, (module, call.scope), evaluator):
+                return True
+    return False
 
 
 def _mentions_sys_modules(ref: Ref, key: ScopeKey, evaluator: Evaluator) -> bool:
     """A module taken out of ``sys.modules`` by a computed key, or a module of the repository by name."""
-    while ref[0] in ("a", "c", "i"):
+    while ref[0] in _DERIVED:
         base = ref[1]
-        if evaluator.evaluate(base, key).values == {("X", "sys.modules")}:
+        if evaluator.evaluate(base, key).values == SYS_MODULES:
             if ref[0] == "i" and isinstance(ref[2], str):
                 return evaluator.program.is_module(ref[2])  # sys.modules["__main__"]: not ours
             return ref[0] != "a" or ref[2] in ("get", "values", "items", "setdefault", "pop")
@@ -215,9 +229,10 @@ def _constant_setattrs(summary: ModuleSummary, module: str, evaluator: Evaluator
 def _dynamic_namespaces(program: Program) -> None:
     """Modules that write their own namespace at run time (``globals()[k] = v``, ``globals().update``)."""
     namespace = ("c", ("n", "globals"), ())
+    update = ("a", namespace, "update")
     for module, summary in program.summaries.items():
         writes = any(add.container == namespace for add in summary.container_adds) or any(
-            call.func == ("a", namespace, "update") for call in summary.calls
+            call.func == update for call in summary.calls
         )
         if writes:
             program.dynamic_namespaces.add(module)
