@@ -36,6 +36,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import gc
 import hashlib
 import io
 import pkgutil
@@ -1104,13 +1105,28 @@ def _module_tasks(repo: _Repository, scratch: _Scratch, kind: TaskKind) -> Itera
         for module in order:
             module_rng = random.Random(f"{seed}:{module}:{variant}")
             try:
-                result = _module_task(
-                    repo, scratch, kind, module, variant=variant, rng=module_rng, used=used[module]
-                )
+                with _no_cyclic_gc():
+                    result = _module_task(
+                        repo, scratch, kind, module, variant=variant, rng=module_rng, used=used[module]
+                    )
             except Exception as problem:  # one module's failure is a drop, the others go on
                 result = Drop(kind, DropReason.ERROR, module, f"{type(problem).__name__}: {problem}")
             if variant == 0 or isinstance(result, Candidate):
                 yield result
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """A task parses and scans whole modules while two indexes (millions of objects) stay alive: every full
+    collection would walk them again, for the few cycles a task makes (vulture's scanners), collected after
+    it (measured: vulture's scans 2.0 -> 1.2 s CPU over the benchmark)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _module_task(
