@@ -93,7 +93,7 @@ def build_index(
     """Index the Python repository at ``root``.
 
     ``cache``: a directory, ``True``/``None`` for the default cache (``$DURE_CACHE/index``), ``False`` for
-    none. ``workers``: processes for parsing (default: the number of cores, used only for large cold runs).
+    none. ``workers``: processes for parsing (default: the idle cores, used only for large cold runs).
     ``jedi``: let jedi propose possible targets for call sites that stay unresolved (slow; see
     :mod:`dure.analyzers.inference`).
     """
@@ -182,10 +182,22 @@ def _fingerprint(found: Discovery, digests: dict[str, str], *, jedi: bool) -> st
 
 
 def _summarise(missing: list[Job], workers: int | None, progress: Progress | None) -> list[FileResult]:
-    workers = workers if workers is not None else (os.cpu_count() or 1)
+    workers = workers if workers is not None else _idle_cores()
     if len(missing) < PARALLEL_THRESHOLD or workers <= 1:
         return _summarise_here(missing, progress, len(missing))
     return _summarise_shared(missing, workers, progress)
+
+
+def _idle_cores() -> int:
+    """The cores no other process keeps busy (by the load average, as ``make --load-average`` judges),
+    at least one: a helper on a busy core saves no time and costs CPU time to start and to hand results
+    back (measured on rich with both cores busy: +0.13 s CPU, no faster)."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return cores
+    return max(1, min(cores, round(cores - load)))
 
 
 def _summarise_here(
