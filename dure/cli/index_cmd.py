@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from click._termui_impl import ProgressBar
 
 from dure.analyzers import RepoIndex, build_index
 from dure.analyzers.export import write_graph
 from dure.analyzers.model import Certainty
 from dure.cli._base import ExitCode, reports_errors
 from dure.errors import DureError
+
+if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar  # loaded by click.progressbar, for long runs only
 
 PROGRESS_MINIMUM = 200  # files: below this a run is too short for a progress bar
 
