@@ -196,7 +196,7 @@ def _idle_cores() -> int:
     cores = os.cpu_count() or 1
     try:
         load = os.getloadavg()[0]
-    except OSError:
+    except (AttributeError, OSError):  # not on Windows; unreadable
         return cores
     return max(1, min(cores, round(cores - load)))
 
