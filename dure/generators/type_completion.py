@@ -34,6 +34,7 @@ from dure.generators._registry import register
 from dure.generators.base import Candidate, Drop, DropReason, Generator, Source, provenance
 from dure.tasks.frozen import freeze_object
 from dure.tasks.model import LAYER_OF_KIND, Task, TaskKind, VerifierSpec, make_task
+from dure.verifiers.headers import rewrite_headers
 from dure.verifiers.typecheck import Diagnostic, checker_version
 from dure.verifiers.typenorm import TOP_TYPES, Canon, UnsafeType, parse_type, split_union
 from dure.verifiers.types import Baselined, baseline_of, baselines_with
@@ -408,28 +409,32 @@ class _Stripper(cst.CSTTransformer):
         self.stack.pop()
         if qualname not in self.targets:
             return updated_node
-        in_class = bool(self.stack) and self.stack[-1][1]
-        receiver = _receiver(updated_node, in_class)
-        params = updated_node.params
-        stripped = {id(p): _bare(p) for p in _parameters(updated_node) if p is not receiver}
+        return _stripped(qualname, bool(self.stack) and self.stack[-1][1], updated_node)
 
-        def swap(items: Sequence[cst.Param]) -> list[cst.Param]:
-            return [stripped.get(id(item), item) for item in items]
 
-        star_arg = params.star_arg
-        if isinstance(star_arg, cst.Param):
-            star_arg = stripped.get(id(star_arg), star_arg)
-        star_kwarg = params.star_kwarg
-        if star_kwarg is not None:
-            star_kwarg = stripped.get(id(star_kwarg), star_kwarg)
-        params = params.with_changes(
-            posonly_params=swap(params.posonly_params),
-            params=swap(params.params),
-            kwonly_params=swap(params.kwonly_params),
-            star_arg=star_arg,
-            star_kwarg=star_kwarg,
-        )
-        return updated_node.with_changes(params=params, returns=None)
+def _stripped(qualname: str, in_class: bool, node: cst.FunctionDef) -> cst.FunctionDef:
+    """The function without its parameter (but ``self``/``cls``) and return annotations (a header edit)."""
+    receiver = _receiver(node, in_class)
+    params = node.params
+    stripped = {id(p): _bare(p) for p in _parameters(node) if p is not receiver}
+
+    def swap(items: Sequence[cst.Param]) -> list[cst.Param]:
+        return [stripped.get(id(item), item) for item in items]
+
+    star_arg = params.star_arg
+    if isinstance(star_arg, cst.Param):
+        star_arg = stripped.get(id(star_arg), star_arg)
+    star_kwarg = params.star_kwarg
+    if star_kwarg is not None:
+        star_kwarg = stripped.get(id(star_kwarg), star_kwarg)
+    params = params.with_changes(
+        posonly_params=swap(params.posonly_params),
+        params=swap(params.params),
+        kwonly_params=swap(params.kwonly_params),
+        star_arg=star_arg,
+        star_kwarg=star_kwarg,
+    )
+    return node.with_changes(params=params, returns=None)
 
 
 def _bare(param: cst.Param) -> cst.Param:
@@ -448,7 +453,8 @@ def _spaced(equal: cst.AssignEqual) -> bool:
 
 def strip_annotations(text: str, targets: frozenset[str]) -> str:
     """``text`` with the annotations of the functions ``targets`` (qualified inside the module) removed."""
-    return _parsed(text).visit(_Stripper(targets)).code
+    stripped = rewrite_headers(text, targets, _stripped)
+    return stripped if stripped is not None else _parsed(text).visit(_Stripper(targets)).code
 
 
 @functools.lru_cache(maxsize=SETTLED_TOGETHER * 2)

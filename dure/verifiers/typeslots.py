@@ -4,9 +4,10 @@ A slot names one annotation: ``"<module>.<Class>.<function>:return"`` or
 ``"<module>.<Class>.<function>:param:<name>"`` (classes optional and nested as needed; ``*args`` and
 ``**kwargs`` are ``param:args`` and ``param:kwargs``). Functions nested in functions have no slots.
 
-The template is the module parsed once with LibCST, each slot's annotation replaced by a unique placeholder
-name, and printed back (formatting preserved). :meth:`Template.render` puts a type string at each
-placeholder in one pass, so filling an answer costs a string substitution, not a parse. Annotations never
+The template is the module with each slot's annotation replaced by a unique placeholder name by LibCST,
+formatting preserved (only the headers of the functions with slots are parsed, see
+:mod:`dure.verifiers.headers`). :meth:`Template.render` puts a type string at each placeholder in one pass,
+so filling an answer costs a string substitution, not a parse. Annotations never
 span lines here, so every filling keeps the module's line numbers.
 """
 
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from dure.verifiers.headers import rewrite_headers
 from dure.verifiers.typenorm import Scope
 
 PLACEHOLDER = "__dure_slot_{}__"
@@ -79,12 +81,15 @@ def build_template(source: str, module: str, slot_names: list[str], *, is_packag
     """Parse ``source`` once and put a placeholder at every slot; raises :class:`SlotError`."""
     slots = [parse_slot(name, module) for name in slot_names]
     index = {slot.name: number for number, slot in enumerate(slots)}
-    try:
-        tree = cst.parse_module(source)
-    except cst.ParserSyntaxError as problem:
-        raise SlotError(f"the module does not parse: {str(problem).splitlines()[0]}") from None
     filler = _Filler(slots, index)
-    text = tree.visit(filler).code
+    text = rewrite_headers(source, filler.by_function, filler.fill_function)
+    if text is None:  # a header that cannot be cut out alone: the whole module, as the same filler sees it
+        filler = _Filler(slots, index)
+        try:
+            tree = cst.parse_module(source)
+        except cst.ParserSyntaxError as problem:
+            raise SlotError(f"the module does not parse: {str(problem).splitlines()[0]}") from None
+        text = tree.visit(filler).code
     for slot in slots:
         if filler.found.get(slot.name, 0) != 1:
             raise SlotError(f"slot {slot.name!r} matches {filler.found.get(slot.name, 0)} annotations")
@@ -128,11 +133,13 @@ class _Filler(cst.CSTTransformer):
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         qualname = ".".join(self.stack)
         self.stack.pop()
-        if qualname not in self.by_function:
-            return updated
-        for slot in self.by_function[qualname]:
-            updated = self._fill(updated, slot)
-        return updated
+        return self.fill_function(qualname, False, updated)
+
+    def fill_function(self, qualname: str, in_class: bool, node: cst.FunctionDef) -> cst.FunctionDef:
+        """``node`` with a placeholder at each slot of the function ``qualname`` (a header edit)."""
+        for slot in self.by_function.get(qualname, ()):
+            node = self._fill(node, slot)
+        return node
 
     def _annotation(self, slot: Slot) -> cst.Annotation:
         self.found[slot.name] = self.found.get(slot.name, 0) + 1
