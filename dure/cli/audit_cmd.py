@@ -8,7 +8,10 @@ import click
 
 from dure.cli._base import ExitCode, reports_errors
 from dure.tasks.codec import read_tasks
-from dure.verifiers.audit import TaskAudit, audit_task
+from dure.verifiers.audit import TaskAudit, audit_many
+
+#: Tasks audited together: the type-completion tasks of one repository among them share checker runs.
+AUDITED_TOGETHER = 64
 
 
 def summary_rows(audits: list[TaskAudit]) -> list[tuple[str, ...]]:
@@ -32,7 +35,10 @@ def audit(tasks_path: Path, verbose: bool) -> int:
     (empty, everything, a near miss, ...) low. Exits 1 when any task fails."""
     from dure.cli.score_cmd import print_table  # noqa: PLC0415 - one table printer for both commands
 
-    audits = [audit_task(task) for task in read_tasks(tasks_path)]
+    tasks = list(read_tasks(tasks_path))
+    audits: list[TaskAudit] = []
+    for start in range(0, len(tasks), AUDITED_TOGETHER):
+        audits += audit_many(tasks[start : start + AUDITED_TOGETHER])
     for result in audits:
         status = "ok" if result.ok else "DROP"
         click.echo(f"{status:4}  {result.task_id}" + ("" if result.ok else f": {result.reason}"))
