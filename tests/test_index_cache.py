@@ -139,6 +139,18 @@ def test_cache_false_writes_nothing(
     assert snapshot(second) == snapshot(first)
 
 
+def test_without_saving_the_index_only_the_file_summaries_are_kept(
+    temporary_repo: TemporaryRepo, tmp_path: Path
+) -> None:
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    first = build_index(root, cache=cache, save_index=False)
+    assert not list(cache.glob("v*/repos/*.pkl"))
+    assert list(cache.glob("v*/files/*/*.pkl"))
+    second = build_index(root, cache=cache, save_index=False)
+    assert (second.statistics.reused, second.statistics.parsed) == (False, 0)  # every file from its summary
+    assert snapshot(second) == snapshot(first)
+
+
 @pytest.mark.parametrize("cache", [None, True], ids=["None", "True"])
 def test_default_cache_lives_under_dure_cache(
     temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache: bool | None

@@ -90,15 +90,17 @@ def build_index(
     workers: int | None = None,
     progress: Progress | None = None,
     jedi: bool = False,
+    save_index: bool = True,
 ) -> RepoIndex:
     """Index the Python repository at ``root``.
 
     ``cache``: a directory, ``True``/``None`` for the default cache (``$DURE_CACHE/index``), ``False`` for
     none. ``workers``: processes for parsing (default: the idle cores, used only for large cold runs).
     ``jedi``: let jedi propose possible targets for call sites that stay unresolved (slow; see
-    :mod:`dure.analyzers.inference`).
+    :mod:`dure.analyzers.inference`). ``save_index``: keep the whole index in the cache too (a tree that
+    is never indexed twice as it is, such as a patched scratch copy, only needs its files' summaries).
     """
-    options = BuildOptions(cache, workers, progress, jedi)
+    options = BuildOptions(cache, workers, progress, jedi, save_index)
     started = time.perf_counter()
     with _no_cyclic_gc():
         return _build(Path(root), options, started)
@@ -110,6 +112,7 @@ class BuildOptions:
     workers: int | None = None
     progress: Progress | None = None
     jedi: bool = False
+    save_index: bool = True
 
 
 @contextmanager
@@ -157,7 +160,7 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
         started=started,
         jedi=options.jedi,
     )
-    if store is not None:
+    if store is not None and options.save_index:
         store.save_index(fingerprint, index)
     return index
 

@@ -721,12 +721,9 @@ class _Scratch:
         return _patched(self.root / file, text)
 
     def index(self) -> RepoIndex:
-        """The index of the tree as patched now. No patched tree is indexed twice, so the whole index the
-        build saves is removed: the next build would load it only to find it stale."""
-        index = build_index(self.root, cache=self.index_cache)
-        for saved in self.index_cache.glob("v*/repos/*.pkl"):
-            saved.unlink(missing_ok=True)
-        return index
+        """The index of the tree as patched now. No patched tree is indexed twice, so the whole index is not
+        saved: the next build would load it only to find it stale."""
+        return build_index(self.root, cache=self.index_cache, save_index=False)
 
 
 def _not_python(directory: str, names: list[str]) -> list[str]:

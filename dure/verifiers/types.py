@@ -535,7 +535,10 @@ def _plan(prepared: Prepared, staged: _Staged) -> _Plan:
     text, probe_lines = _module_text(prepared, {**exact, **sources}, probed)
     texts = [text]
     if len(candidates) > 1:
-        texts += [_module_text(prepared, {**exact, slot: sources[slot]}, [])[0] for slot in candidates]
+        # Each variant holds a subset of the combined module's fillings, each where it stands there: the
+        # combined module compiles, so the variants do (syntax is checked per annotation, not across them).
+        for slot in candidates:
+            texts.append(_module_text(prepared, {**exact, slot: sources[slot]}, [], compiled=True)[0])
     return _Plan(texts, probed, probe_lines)
 
 
@@ -595,9 +598,10 @@ def _seen_as_any(
 
 
 def _module_text(
-    prepared: Prepared, sources: Mapping[str, str], probed: list[str]
+    prepared: Prepared, sources: Mapping[str, str], probed: list[str], *, compiled: bool = False
 ) -> tuple[str, dict[int, str]]:
-    """The module with ``sources`` at their slots (the reference elsewhere), imports and probes appended."""
+    """The module with ``sources`` at their slots (the reference elsewhere), imports and probes appended;
+    checked to compile unless it is known to (``compiled``)."""
     template = prepared.template
     text = template.render({**prepared.gold, **sources})
     lines = text.splitlines()
@@ -617,6 +621,8 @@ def _module_text(
         ]
         probe_lines.update(dict.fromkeys(range(start, start + 3), slot))
     text = "\n".join(lines) + "\n"
+    if compiled:
+        return text, probe_lines
     try:
         compile(text, prepared.context.module_path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as problem:
