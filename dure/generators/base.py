@@ -9,6 +9,7 @@ answer, repeat an earlier task, disagree with the runtime trace or fail the self
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 import random
@@ -106,10 +107,16 @@ class Generator(ABC):
         """Candidate tasks of ``kind`` about ``source``, best first; the pipeline stops when it has enough."""
 
 
+@functools.cache
+def _dure_version() -> str:
+    """Read once: package metadata is parsed from disk on every lookup (a millisecond per task)."""
+    return importlib.metadata.version("dure")
+
+
 def provenance(source: Source, kind: TaskKind, **facts: object) -> dict[str, object]:
     """The provenance block every task carries: dure and analyzer versions, the seed, the facts used."""
     return {
-        "dure": importlib.metadata.version("dure"),
+        "dure": _dure_version(),
         "analyzer": ANALYZER_VERSION,
         "seed": source.seed,
         "generator": kind.value,

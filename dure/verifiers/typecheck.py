@@ -85,8 +85,9 @@ class CheckerSettings:
     timeout: float = 120.0
 
 
+@functools.cache
 def checker_version(engine: str) -> str:
-    """The installed version of a checker, read from package metadata (no process started)."""
+    """The installed version of a checker, read from package metadata once (no process started)."""
     if engine == "mypy":
         return importlib.metadata.version("mypy")
     if engine == "pyright":
