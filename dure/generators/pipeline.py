@@ -3,7 +3,9 @@
 For each repository: index it (cached), hand a :class:`Source` to the generator of each requested kind, and
 take its candidates in order until ``per_repo`` tasks of that kind are accepted. A candidate is accepted
 when its prompt does not contain its answer, its id is new, the calls the repository's tests make agree
-with it (when they can run) and it passes the self-audit (:func:`dure.verifiers.audit.audit_task`).
+with it (when they can run) and it passes the self-audit (:func:`dure.verifiers.audit.audit_task`). A
+generator whose tasks' audits share checker runs gets its candidates audited a batch at a time (as many as
+are still wanted), with the same outcome as one at a time.
 
 Output (``out/``): ``tasks/<repo>.jsonl``, one shard per repository, and ``reports/<repo>.json``, the counts
 behind the summary (tasks by kind and phase, drops by reason, trace checks). Both are written atomically,

@@ -9,9 +9,11 @@ imports the checker cannot resolve (it takes them as ``Any``, and ``assert_type`
 other name from the same import).
 
 The checker's errors on the module with its reference annotations (the baseline) go into the task, so a
-module need not be clean; clean modules come first. A module costs one checker run for its baseline, shared
-by all its tasks whose stripping keeps line numbers, and modules take turns, so a repository's first tasks
-come from different modules and the checker runs only on the modules the pipeline gets to.
+module need not be clean; clean modules come first. A module's baseline is shared by all its tasks whose
+stripping keeps line numbers, and the baselines of eight modules at a time take one checker run; modules
+take turns, so a repository's first tasks come from different modules and the checker runs only on the
+modules the pipeline gets to. The pipeline audits the tasks it still needs together
+(``audit_in_batches``), so their self-audits share checker runs too.
 """
 
 from __future__ import annotations
