@@ -10,6 +10,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from dure.generators import type_completion
 from dure.generators.type_completion import _stripped, _Stripper
 from dure.verifiers.headers import rewrite_headers
 from dure.verifiers.typeslots import _Filler, parse_slot
@@ -138,6 +139,28 @@ def test_each_header_is_rewritten_as_the_whole_module_rewrite_does(name: str) ->
         assert fills(stripped, slots, whole=False) == fills(stripped, slots, whole=True)
 
 
+def whole_module_functions(text: str) -> list[tuple[str, cst.FunctionDef, bool, cst.Module]]:
+    tree = cst.parse_module(text)
+    walker = type_completion._Functions()
+    tree.visit(walker)
+    return [(qualname, node, in_class, tree) for qualname, node, in_class in walker.found]
+
+
+def signatures_both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+    from_headers = type_completion.signatures(text, "m", is_package=False)
+    with monkeypatch.context() as patched:
+        patched.setattr(type_completion, "_functions", whole_module_functions)
+        return from_headers, type_completion.signatures(text, "m", is_package=False)
+
+
+def test_signatures_read_from_the_headers_are_those_of_the_whole_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from_headers, whole = signatures_both_ways(TRICKY, monkeypatch)
+    assert from_headers == whole
+    assert len(whole) == 14  # type: ignore[arg-type]  # every function but the nested one, guarded twice
+
+
 def test_a_staticmethod_keeps_no_receiver_and_a_method_keeps_self() -> None:
     stripped = rewrite_headers(TRICKY, frozenset({"Shape.make", "Shape.cached"}), _stripped)
     assert stripped is not None
@@ -158,7 +181,7 @@ def test_carriage_returns_and_form_feeds_are_left_to_the_whole_module_rewrite(te
     assert rewrite_headers(text, frozenset({"f"}), _stripped) is None
 
 
-def test_the_standard_library_sample_rewrites_identically() -> None:
+def test_the_standard_library_sample_rewrites_identically(monkeypatch: pytest.MonkeyPatch) -> None:
     """Real code, every construct it has: a seeded sample of the running Python's own modules."""
     library = Path(sysconfig.get_paths()["stdlib"])
     files = sorted(p for p in library.glob("*.py") if p.stat().st_size < 40_000)  # LibCST is slow on big ones
@@ -187,5 +210,7 @@ def test_the_standard_library_sample_rewrites_identically() -> None:
         assert fast == whole, path.name
         slots = slots_of(whole, targets)
         assert fills(whole, slots, whole=False) == fills(whole, slots, whole=True), path.name
+        from_headers, from_module = signatures_both_ways(text, monkeypatch)
+        assert from_headers == from_module, path.name
         checked += 1
     assert checked >= 15

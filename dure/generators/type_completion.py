@@ -36,7 +36,7 @@ from dure.generators._registry import register
 from dure.generators.base import Candidate, Drop, DropReason, Generator, Source, provenance
 from dure.tasks.frozen import freeze_object
 from dure.tasks.model import LAYER_OF_KIND, Task, TaskKind, VerifierSpec, make_task
-from dure.verifiers.headers import rewrite_headers
+from dure.verifiers.headers import headers, rewrite_headers
 from dure.verifiers.typecheck import Diagnostic, checker_version
 from dure.verifiers.typenorm import TOP_TYPES, Canon, UnsafeType, parse_type, split_union
 from dure.verifiers.types import Baselined, baseline_of, baselines_with
@@ -321,17 +321,27 @@ def _annotation_text(tree: cst.Module, annotation: cst.Annotation) -> str:
     return ast.unparse(parse_type(text)) if "\n" in text else text
 
 
-def signatures(text: str, module: str, *, is_package: bool) -> list[Signature]:
-    """Every function of the module that could have slots, with its annotations and what stops asking it."""
+def _functions(text: str) -> list[tuple[str, cst.FunctionDef, bool, cst.Module]]:
+    """The functions that can have slots, in source order: (qualname, node, directly in a class, the module
+    that prints the node), from their headers alone when they can be cut out, else from the whole module."""
+    found = headers(text)
+    if found is not None:
+        return [(header.qualname, header.function, header.in_class, header.module) for header in found]
     tree = _parsed(text)
     walker = _Functions()
     tree.visit(walker)
+    return [(qualname, node, in_class, tree) for qualname, node, in_class in walker.found]
+
+
+def signatures(text: str, module: str, *, is_package: bool) -> list[Signature]:
+    """Every function of the module that could have slots, with its annotations and what stops asking it."""
+    functions = _functions(text)
     counts: dict[str, int] = {}
-    for qualname, _, _ in walker.found:
+    for qualname, _, _, _ in functions:
         counts[qualname] = counts.get(qualname, 0) + 1
     scopes = module_scopes(text, module, is_package=is_package)
     found = []
-    for qualname, node, in_class in walker.found:
+    for qualname, node, in_class, tree in functions:
         signature = _signature(tree, qualname, node, in_class)
         if signature.problem is None and counts[qualname] > 1:
             problem = f"defined {counts[qualname]} times in the module"

@@ -1,11 +1,12 @@
-"""Rewriting function headers with LibCST one header at a time, instead of parsing the whole module.
+"""Reading and rewriting function headers with LibCST without parsing the whole module.
 
-Stripping or filling annotations touches only the ``def ...:`` header of a few functions, yet parsing a module
-with LibCST costs tens of milliseconds for every variant. Here ``ast`` finds the functions, the tokenizer
-finds where each header ends (the first ``:`` outside brackets), and only that header is parsed by LibCST
-(with ``...`` for a body), rewritten by the same transformation the whole-module walk would apply, and
-spliced back. LibCST prints every node it leaves alone exactly as written, so the result is the text the
-whole-module rewrite gives; when a header cannot be cut out cleanly the caller falls back to that rewrite.
+Stripping or filling annotations, or reading them, touches only the ``def ...:`` headers (and decorators) of
+a module's functions, yet parsing a module with LibCST costs tens of milliseconds for every variant. Here
+``ast`` finds the functions, the tokenizer finds where each header ends (the first ``:`` outside brackets),
+and only the headers, each with its decorators and ``...`` for a body, are parsed by LibCST, in one small
+module. An edit applies the same transformation the whole-module walk would, and the header is spliced back.
+LibCST prints every node it leaves alone exactly as written, so the result is the text the whole-module
+rewrite gives; when a header cannot be cut out cleanly the caller falls back to that rewrite.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import ast
 import io
 import tokenize
 from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -23,10 +25,63 @@ _BODY = " ...\n"
 _OPENING, _CLOSING = frozenset("([{"), frozenset(")]}")
 
 
+@dataclass(frozen=True, slots=True)
+class _Span:
+    """Where a function's header lies in the text, and the decorators written above it."""
+
+    start: int  # offset of ``def`` (or ``async``)
+    end: int  # just past the header's colon
+    qualname: str
+    in_class: bool
+    decorators: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """A function's header as LibCST reads it without the module around it (its body replaced by ``...``)."""
+
+    qualname: str
+    in_class: bool
+    function: cst.FunctionDef  # with its decorators
+    module: cst.Module  # the headers alone (``module.code_for_node`` prints their parts as written)
+
+
 def rewrite_headers(text: str, qualnames: Collection[str], edit: HeaderEdit) -> str | None:
     """``text`` with the header of every function named in ``qualnames`` (at module level or in classes,
     not nested in functions, as the module walk finds them) rewritten by ``edit``; ``None`` when a header
     cannot be rewritten on its own (the caller then rewrites the whole module)."""
+    spans = _spans(text, qualnames.__contains__)
+    parsed = _parse_all(text, spans) if spans is not None else None
+    if spans is None or parsed is None:
+        return None
+    module, functions = parsed
+    pieces, done = [], 0
+    for span, function in sorted(zip(spans, functions, strict=True), key=lambda pair: pair[0].start):
+        edited = edit(span.qualname, span.in_class, function)
+        code = module.code_for_node(edited.with_changes(decorators=()))
+        if not code.endswith(_BODY):
+            return None
+        pieces += [text[done : span.start], code.removesuffix(_BODY)]
+        done = span.end
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def headers(text: str) -> list[Header] | None:
+    """Every function at module level or in classes, in source order, as LibCST reads its header (what a
+    whole-module walk that does not enter functions sees); ``None`` when a header cannot be cut out."""
+    spans = _spans(text, lambda _: True)
+    parsed = _parse_all(text, spans) if spans is not None else None
+    if spans is None or parsed is None:
+        return None
+    module, functions = parsed
+    return [
+        Header(span.qualname, span.in_class, function, module)
+        for span, function in zip(spans, functions, strict=True)
+    ]
+
+
+def _spans(text: str, wanted: Callable[[str], bool]) -> list[_Span] | None:
     if "\r" in text or "\f" in text:  # a lone header's newline or indentation could read differently
         return None
     try:
@@ -37,23 +92,15 @@ def rewrite_headers(text: str, qualnames: Collection[str], edit: HeaderEdit) -> 
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line) + 1)
-    spans: list[tuple[int, int, str, bool, list[str]]] = []
+    spans = []
     for qualname, in_class, node in _functions(tree.body, (), in_class=False):
-        if qualname in qualnames:
+        if wanted(qualname):
             span = _header_span(lines, starts, node)
-            decorators = [ast.get_source_segment(text, d) or "" for d in node.decorator_list]
-            if span is None or "" in decorators:
+            decorators = [_segment(text, lines, starts, d) for d in node.decorator_list]
+            if span is None or None in decorators:
                 return None
-            spans.append((*span, qualname, in_class, decorators))
-    pieces, done = [], 0
-    for start, end, qualname, in_class, decorators in sorted(spans):
-        header = _rewritten(text[start:end], decorators, qualname, in_class, edit)
-        if header is None:
-            return None
-        pieces += [text[done:start], header]
-        done = end
-    pieces.append(text[done:])
-    return "".join(pieces)
+            spans.append(_Span(*span, qualname, in_class, tuple(d for d in decorators if d is not None)))
+    return spans
 
 
 def _functions(
@@ -79,7 +126,7 @@ def _header_span(
     """Offsets of the header in the text: from ``def`` (or ``async``) to just past its colon."""
     row = node.lineno - 1
     try:
-        column = len(lines[row].encode("utf-8")[: node.col_offset].decode("utf-8"))
+        column = _column(lines[row], node.col_offset)
     except (IndexError, UnicodeDecodeError):
         return None
     following = io.StringIO("\n".join(lines[row:]))
@@ -100,24 +147,39 @@ def _header_span(
     return None
 
 
-def _rewritten(
-    header: str, decorators: list[str], qualname: str, in_class: bool, edit: HeaderEdit
-) -> str | None:
-    """The header rewritten by ``edit``, which sees the function's decorators too (``@staticmethod`` decides
-    whether the first parameter is a receiver); the decorators themselves are left as written."""
-    source = header + _BODY
+def _parse_all(text: str, spans: list[_Span]) -> tuple[cst.Module, list[cst.FunctionDef]] | None:
+    """All the headers, each with its decorators and ``...`` for a body, parsed in one module (a header
+    reads the same alone as in its file); ``None`` when LibCST does not read one back exactly."""
+    source = "".join(
+        "".join(f"@{decorator}\n" for decorator in span.decorators) + text[span.start : span.end] + _BODY
+        for span in spans
+    )
     try:
         module = cst.parse_module(source)
-        decorated = (
-            cst.parse_module("".join(f"@{d}\n" for d in decorators) + source) if decorators else module
-        )
     except cst.ParserSyntaxError:
         return None
-    function, seen = module.body[0], decorated.body[0]
-    if module.code != source or len(module.body) != 1 or not isinstance(function, cst.FunctionDef):
+    if module.code != source or len(module.body) != len(spans):
         return None
-    if not isinstance(seen, cst.FunctionDef) or len(seen.decorators) != len(decorators):
+    functions = []
+    for span, function in zip(spans, module.body, strict=True):
+        if not isinstance(function, cst.FunctionDef) or len(function.decorators) != len(span.decorators):
+            return None
+        functions.append(function)
+    return module, functions
+
+
+def _segment(text: str, lines: list[str], starts: list[int], node: ast.expr) -> str | None:
+    """The source of ``node`` (``ast.get_source_segment`` splits the whole text again on every call)."""
+    if node.end_lineno is None or node.end_col_offset is None:
         return None
-    edited = edit(qualname, in_class, function.with_changes(decorators=seen.decorators))
-    code = module.with_changes(body=[edited.with_changes(decorators=function.decorators)]).code
-    return code.removesuffix(_BODY) if code.endswith(_BODY) else None
+    try:
+        start = starts[node.lineno - 1] + _column(lines[node.lineno - 1], node.col_offset)
+        end = starts[node.end_lineno - 1] + _column(lines[node.end_lineno - 1], node.end_col_offset)
+    except (IndexError, UnicodeDecodeError):
+        return None
+    return text[start:end]
+
+
+def _column(line: str, byte_offset: int) -> int:
+    """The character column of a UTF-8 byte offset in ``line`` (``ast`` counts bytes)."""
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8"))
