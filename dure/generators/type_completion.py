@@ -121,9 +121,9 @@ class TypeCompletionGenerator(Generator):
         clean: deque[_ModulePlan] = deque()
         unclean: deque[_ModulePlan] = deque()  # their tasks wait until the clean modules' are taken
         inlined: dict[str, dict[str, str] | None] | None = {} if inline else None
-        for start in range(0, len(modules), SETTLED_TOGETHER):
-            chunk = modules[start : start + SETTLED_TOGETHER]
-            for drops, plan in _prepare(source, kind, chunk, rng, inlined):
+        remaining = iter(modules)
+        while prepared := _prepare(source, kind, remaining, rng, inlined):
+            for drops, plan in prepared:
                 yield from drops
                 if plan is not None and plan.clean:
                     yield _next_candidate(source, kind, plan)
@@ -137,18 +137,20 @@ class TypeCompletionGenerator(Generator):
 def _prepare(
     source: Source,
     kind: TaskKind,
-    chunk: Sequence[ModuleFile],
+    modules: Iterator[ModuleFile],
     rng: random.Random,
     inlined: dict[str, dict[str, str] | None] | None,
 ) -> list[tuple[list[Drop], _ModulePlan | None]]:
-    """The drops and the plan of each module of ``chunk``, in order, with no plan for a module that has
-    nothing to ask; their baselines take one checker run (never raises).
+    """The drops and the plan of each of the next modules, in order, with no plan for a module that has
+    nothing to ask; taken until ``SETTLED_TOGETHER`` of them have something to ask, whose baselines then
+    take one checker run (never raises; empty when no module is left).
 
     ``inlined`` caches the sources put in the tasks of a repository outside the corpus cache (``None``
     for a repository in the cache, whose tasks name it instead).
     """
     prepared: list[tuple[list[Drop], _ModulePlan | None]] = []
-    for where in chunk:
+    asking = 0
+    for where in modules:
         drops: list[Drop] = []
         try:
             plan, records = _plan(source, where)
@@ -164,6 +166,9 @@ def _prepare(
             prepared.append((drops, None))
             continue
         prepared.append((drops, plan if plan.askable else None))
+        asking += bool(plan.askable)
+        if asking == SETTLED_TOGETHER:
+            break
     settling: list[tuple[list[Drop], _ModulePlan, _SettleRequest]] = []
     for drops, askable in prepared:
         if askable is None:
