@@ -13,7 +13,7 @@ import pytest
 from dure.scoring import score, score_across, score_answer, score_many
 from dure.tasks import RepoRef, Task, VerifierSpec, make_task
 from dure.tasks.errors import TaskError
-from dure.tasks.frozen import freeze, freeze_object
+from dure.tasks.frozen import freeze, freeze_object, thaw
 from dure.verifiers import types
 from dure.verifiers.audit import audit_many, audit_task
 from dure.verifiers.typecheck import CheckerError, CheckerSettings, Context, checker_version
@@ -187,7 +187,9 @@ def test_answers_judged_together_score_as_they_do_alone_in_one_checker_run(check
 
 
 def test_the_self_audit_of_a_types_task_runs_the_checker_once(checker_runs: list[int]) -> None:
-    audit = audit_task(task())
+    judged = task()  # its baseline takes a run of its own
+    checker_runs.clear()
+    audit = audit_task(judged)
     assert audit.ok, audit.reason
     assert len(checker_runs) == 1
 
@@ -265,3 +267,72 @@ def test_baselines_of_several_tasks_take_one_run_and_a_bad_task_fails_alone(chec
     assert found[2] == baseline_with(tasks[1])
     assert not isinstance(found[0], Exception)
     assert [d.code for d in found[0][1][0]] == ["assignment"]
+
+
+CEILING_ANSWERS = [
+    MIXED,  # adds an error: without the variants, every slot counts as compatible
+    GOLD,  # exact: no checker
+    {**GOLD, UPPER_RETURN: "Names"},  # equivalent, adds no error: the ceiling is the score
+    {**GOLD, DESCRIBE_RETURN: "int"},  # one slot adds an error: decided without variants
+    dict.fromkeys(GOLD, "object"),  # top types: bounded before any checker run
+    dict.fromkeys(GOLD, "complex"),  # the audit's wrong types: every probe fails
+    {**GOLD, FIND_NAMES: "Sequence[str]", SCALED: "int"},
+    {SCALED: "float"},  # missing slots
+]
+
+
+def test_a_ceiling_is_never_below_the_score_and_is_the_score_without_new_errors(
+    checker_runs: list[int],
+) -> None:
+    answers = [freeze(answer) for answer in CEILING_ANSWERS]
+    scores = [result.value for result in score_many(task(), [json.dumps(a) for a in CEILING_ANSWERS])]
+    checker_runs.clear()
+    (ceilings,) = types.TypesVerifier().ceilings_across([(task(), [(answer, 0.0) for answer in answers])])
+    assert len(checker_runs) == 1  # every answer past its limit in one run, without the per-slot variants
+    assert checker_runs[0] < len(GOLD) + 1
+    assert all(ceiling is not None for ceiling in ceilings)
+    assert all(ceiling >= value for ceiling, value in zip(ceilings, scores, strict=True)), (ceilings, scores)
+    assert ceilings[1] == scores[1] == 1.0
+    assert ceilings[2] == scores[2]  # the combined module adds no error: nothing is left to bound
+    assert ceilings[3] == scores[3]  # one pending slot is its own variant
+    assert ceilings[0] > scores[0]  # the wrong slot of MIXED is only found by its variant
+    assert ceilings[4] == 0.5
+    assert ceilings[7] == 1 / len(GOLD)
+
+
+def test_a_ceiling_within_the_limit_needs_no_checker_run(checker_runs: list[int]) -> None:
+    top = freeze(dict.fromkeys(GOLD, "typing.Any"))
+    judged = task()
+    checker_runs.clear()
+    (ceilings,) = types.TypesVerifier().ceilings_across([(judged, [(top, 0.5), (freeze([1]), 0.5)])])
+    assert ceilings == [0.5, None]  # at most the top-type credit; a malformed answer has no ceiling
+    assert checker_runs == []
+
+
+def test_the_audit_bounds_the_wrong_baselines_and_keeps_the_verdict(checker_runs: list[int]) -> None:
+    judged = task()
+    checker_runs.clear()
+    audit = audit_task(judged)
+    files = sum(checker_runs)
+    assert audit.ok, audit.reason
+    wrong = {case.name: case for case in audit.cases if case.expect.value == "wrong"}
+    assert wrong["all Any"].bounded
+    assert wrong["all Any"].value == 0.5
+    assert wrong["wrong types"].bounded
+    assert not any(case.bounded for case in audit.cases if case.expect.value == "equivalent")
+    cases = types.TypesVerifier().audit_cases(task())
+    checker_runs.clear()
+    scored = score_many(task(), [json.dumps(thaw(case.answer)) for case in cases])
+    assert files < sum(checker_runs)  # the scores of every case take more files than their ceilings
+    by_name = {case.name: value.value for case, value in zip(cases, scored, strict=True)}
+    assert all(case.value >= by_name[name] for name, case in wrong.items())
+
+
+def test_an_audit_whose_ceilings_fail_scores_the_baselines(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: object, work: object) -> object:
+        raise RuntimeError("no ceilings today")
+
+    monkeypatch.setattr(types.TypesVerifier, "ceilings_across", broken)
+    audit = audit_task(task())
+    assert audit.ok, audit.reason
+    assert not any(case.bounded for case in audit.cases)

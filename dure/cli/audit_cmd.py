@@ -45,7 +45,8 @@ def audit(tasks_path: Path, verbose: bool) -> int:
         if verbose:
             for case in result.cases:
                 mark = "ok" if case.ok else "FAIL"
-                click.echo(f"      {mark:4}  {case.name} ({case.expect.value}): {case.value:.3f}")
+                value = f"at most {case.value:.3f}" if case.bounded else f"{case.value:.3f}"
+                click.echo(f"      {mark:4}  {case.name} ({case.expect.value}): {value}")
     print_table(("kind", "tasks", "kept", "dropped", "false-neg", "false-pos"), summary_rows(audits))
     dropped = sum(not result.ok for result in audits)
     click.echo(f"{len(audits)} tasks audited, {dropped} would be dropped")

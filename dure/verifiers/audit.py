@@ -4,7 +4,7 @@ scores every wrong baseline as low as it deserves (see each verifier's ``audit_c
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dure.scoring import score_across
@@ -24,6 +24,7 @@ class CaseResult:
     value: float
     max_value: float
     error: str | None
+    bounded: bool = False  # ``value`` is a ceiling of the score, which stays within the limit
 
     @property
     def ok(self) -> bool:
@@ -72,26 +73,58 @@ def audit_task(task: Task) -> TaskAudit:
 
 
 def audit_many(tasks: Sequence[Task]) -> list[TaskAudit]:
-    """The audits of several tasks, each the one :func:`audit_task` gives, with the answers of all of them
-    judged together where their verifier can (one checker run for a repository's type-completion tasks)."""
-    planned: list[TaskAudit | list[tuple[AuditCase, str]]] = [_cases(task) for task in tasks]
+    """The audits of several tasks, each passing or failing as :func:`audit_task` does, with the answers of
+    all of them judged together where their verifier can (one checker run for a repository's type-completion
+    tasks). A wrong baseline whose score the verifier bounds within its limit more cheaply than it scores it
+    (:meth:`~dure.verifiers.base.Verifier.ceilings_across`) is not scored: its result holds the bound."""
+    planned = [_cases(task) for task in tasks]
+    runnable = {index: item for index, item in enumerate(planned) if not isinstance(item, TaskAudit)}
+    bounded = _bounded(tasks, runnable)
     work = [
-        (task, [text for _, text in item])
-        for task, item in zip(tasks, planned, strict=True)
-        if not isinstance(item, TaskAudit)
+        (tasks[index], [text for number, (_, text) in enumerate(item) if (index, number) not in bounded])
+        for index, item in runnable.items()
     ]
     scored = iter(score_across(work))
     audits = []
-    for task, item in zip(tasks, planned, strict=True):
+    for index, (task, item) in enumerate(zip(tasks, planned, strict=True)):
         if isinstance(item, TaskAudit):
             audits.append(item)
             continue
-        results = [
-            CaseResult(case.name, case.expect, result.value, case.max_value, result.error)
-            for (case, _), result in zip(item, next(scored), strict=True)
-        ]
+        scores = iter(next(scored))
+        results = []
+        for number, (case, _) in enumerate(item):
+            if (index, number) in bounded:
+                ceiling = bounded[index, number]
+                results.append(CaseResult(case.name, case.expect, ceiling, case.max_value, None, True))
+            else:
+                result = next(scores)
+                results.append(CaseResult(case.name, case.expect, result.value, case.max_value, result.error))
         audits.append(TaskAudit(task.id, task.kind.value, tuple(results)))
     return audits
+
+
+def _bounded(
+    tasks: Sequence[Task], runnable: Mapping[int, list[tuple[AuditCase, str]]]
+) -> dict[tuple[int, int], float]:
+    """(task, case) -> a ceiling of the score, for the wrong baselines the verifier shows within limit."""
+    by_verifier: dict[str, list[tuple[int, list[tuple[int, AuditCase]]]]] = {}
+    for index, item in runnable.items():
+        wrong = [(number, case) for number, (case, _) in enumerate(item) if case.expect is Expect.WRONG]
+        if wrong:
+            by_verifier.setdefault(tasks[index].verifier.name, []).append((index, wrong))
+    found: dict[tuple[int, int], float] = {}
+    for name, members in by_verifier.items():
+        work = [(tasks[index], [(c.answer, c.max_value) for _, c in wrong]) for index, wrong in members]
+        try:
+            ceilings = get_verifier(name).ceilings_across(work)
+        except Exception:  # no ceiling: the baselines are scored as usual
+            continue
+        for (index, wrong), given in zip(members, ceilings, strict=True):
+            for (number, case), ceiling in zip(wrong, given, strict=True):
+                within = CaseResult(case.name, case.expect, ceiling or 0.0, case.max_value, None).ok
+                if ceiling is not None and within:
+                    found[index, number] = ceiling
+    return found
 
 
 def _cases(task: Task) -> TaskAudit | list[tuple[AuditCase, str]]:

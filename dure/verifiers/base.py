@@ -71,6 +71,15 @@ class Verifier(ABC):
         in one pass (one checker run for a repository's tasks) overrides this, giving the same scores."""
         return [self.verify_many(task, answers) for task, answers in work]
 
+    def ceilings_across(
+        self, work: Sequence[tuple[Task, Sequence[tuple[JsonValue, float]]]]
+    ) -> list[list[float | None]]:
+        """For each ``(answer, limit)``: a value the answer's score is certain not to exceed, found more
+        cheaply than the score (``None`` where the verifier finds none). The self-audit needs only to know
+        that a wrong baseline stays within its limit; ``limit`` tells the verifier how hard to look. A
+        verifier whose scores are costly (a checker run) overrides this; the default finds none."""
+        return [[None] * len(items) for _, items in work]
+
     def score(
         self, value: float, components: Mapping[str, float], details: Mapping[str, object] | None = None
     ) -> Score:

@@ -306,6 +306,43 @@ class TypesVerifier(Verifier):
                     scores[index] = self._score(judged, item)
         return [[score for score in scores if score is not None] for scores in results]
 
+    def ceilings_across(
+        self, work: Sequence[tuple[Task, Sequence[tuple[JsonValue, float]]]]
+    ) -> list[list[float | None]]:
+        """Upper bounds of the answers' scores, each found as cheaply as it stays within its limit: first
+        from the slots decided without the checker (an ``Any`` or ``object`` slot earns at most the top-type
+        credit, any other pending slot at most 1.0); past the limit, from one checker run of each answer's
+        combined module without the per-slot variants (a slot only its variant could decide counts as
+        compatible, so the bound is the score when the combined module adds no error). ``None`` for a
+        malformed answer or a task that cannot be judged."""
+        found: list[list[float | None]] = [[None] * len(items) for _, items in work]
+        checked: list[tuple[int, list[tuple[int, _Staged]], _Job]] = []
+        for number, (task, items) in enumerate(work):
+            try:
+                prepared = prepare(task.repo, task.answer, task.verifier.params)
+            except TaskError:
+                continue
+            pending: list[tuple[int, _Staged]] = []
+            for index, (answer, limit) in enumerate(items):
+                try:
+                    staged = self._staged(prepared, answer)
+                except AnswerError:
+                    continue
+                ceiling = _ceiling(prepared, staged)
+                if ceiling <= limit or not staged.candidates:
+                    found[number][index] = ceiling
+                else:
+                    pending.append((index, staged))
+            if pending:
+                job = _Job(prepared, [staged for _, staged in pending], variants=False)
+                checked.append((number, pending, job))
+        _run_jobs([job for _, _, job in checked])
+        for number, pending, job in checked:
+            if job.problem is None:
+                for index, staged in pending:
+                    found[number][index] = _value(job.prepared, staged)
+        return found
+
     def _staged(self, prepared: Prepared, answer: JsonValue) -> _Staged:
         """An answer's slots decided without the checker, the rest pending; raises :class:`AnswerError`."""
         if not isinstance(answer, FrozenDict):
@@ -327,7 +364,7 @@ class TypesVerifier(Verifier):
             "equivalent": (levels["exact"] + levels["equivalent"]) / count,
             "compatible": sum(1 for v in verdicts.values() if v.credit > 0) / count,
         }
-        value = sum(verdict.credit for verdict in verdicts.values()) / count
+        value = _value(prepared, staged)
         details["slots"] = {
             slot: {"credit": v.credit, "level": v.level, "reason": clip(v.reason)}
             for slot, v in verdicts.items()
@@ -356,6 +393,21 @@ class TypesVerifier(Verifier):
             AuditCase("wrong types", FrozenDict(wrong), Expect.WRONG, COMPATIBLE),
         ]
         return tuple(cases)
+
+
+def _value(prepared: Prepared, staged: _Staged) -> float:
+    return sum(verdict.credit for verdict in staged.verdicts.values()) / len(prepared.gold)
+
+
+def _ceiling(prepared: Prepared, staged: _Staged) -> float:
+    """The most an answer can score before the checker: what :func:`_decide` gives a pending slot at best
+    (a top type is never probed, so it earns the top-type credit at most)."""
+    best = {"top": prepared.top_type_credit}
+    total = sum(
+        best.get(verdict.reason, 1.0) if verdict.level == "pending" else verdict.credit
+        for verdict in staged.verdicts.values()
+    )
+    return total / len(prepared.gold)
 
 
 def _canon(prepared: Prepared, slot: str, text: str) -> str:
@@ -418,6 +470,7 @@ class _Job:
 
     prepared: Prepared
     staged: Sequence[_Staged]
+    variants: bool = True  # without them, a slot only its variant could decide counts as compatible
     problem: TaskError | None = None  # why the task could not be judged
     banner: str = ""
     context: Context | None = None
@@ -434,7 +487,7 @@ class _Job:
             self.banner = check_version(prepared)
             if prepared.baseline is None:
                 raise TaskError("verifier.params.baseline", "missing (compute it with baseline_of)")
-            self.plans = [_plan(prepared, item) for item in self.staged]
+            self.plans = [_plan(prepared, item, variants=self.variants) for item in self.staged]
             self.context = prepared.context
         except CheckerError as problem:
             raise TaskError("checker", str(problem)) from None
@@ -527,14 +580,14 @@ class _Plan:
     probe_lines: dict[int, str]
 
 
-def _plan(prepared: Prepared, staged: _Staged) -> _Plan:
+def _plan(prepared: Prepared, staged: _Staged, *, variants: bool = True) -> _Plan:
     answer, verdicts, candidates = staged.answer, staged.verdicts, staged.candidates
     exact = {s: ast.unparse(parse_type(answer[s])) for s, v in verdicts.items() if v.level == "exact"}
     sources = {slot: ast.unparse(parse_type(answer[slot])) for slot in candidates}
     probed = [slot for slot in candidates if verdicts[slot].reason != "top"]
     text, probe_lines = _module_text(prepared, {**exact, **sources}, probed)
     texts = [text]
-    if len(candidates) > 1:
+    if variants and len(candidates) > 1:
         # Each variant holds a subset of the combined module's fillings, each where it stands there: the
         # combined module compiles, so the variants do (syntax is checked per annotation, not across them).
         for slot in candidates:
@@ -554,8 +607,10 @@ def _decide(
     errors = results[0]
     new = _new_errors(prepared, errors, plan.probe_lines)
     failed_probes = {plan.probe_lines[d.line] for d in errors if d.line in plan.probe_lines}
-    compatible = dict.fromkeys(candidates, not new)
-    if new and len(candidates) > 1:
+    # With new errors and several slots, each slot's own variant decides it; where the variants were not
+    # checked (a ceiling, not a score), every slot counts as compatible.
+    compatible = dict.fromkeys(candidates, not new or len(candidates) > 1)
+    if new and len(results) > 1:
         for slot, alone in zip(candidates, results[1 : 1 + len(candidates)], strict=True):
             compatible[slot] = not _new_errors(prepared, alone)
     for slot in candidates:
