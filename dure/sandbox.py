@@ -4,13 +4,15 @@ The child runs in a private temporary copy of a directory with a scrubbed enviro
 group (killed as a whole on timeout, grandchildren included), under ``RLIMIT_AS``/``RLIMIT_FSIZE``/
 ``RLIMIT_NPROC``/``RLIMIT_CPU`` set by a tiny trampoline (no ``preexec_fn``, which is unsafe with threads).
 When dure runs as root the child drops to ``nobody`` (root ignores ``RLIMIT_NPROC``). The network is cut with
-``unshare -n`` when the kernel allows it; a probe runs once and the result says whether it held.
+``unshare -n`` when the kernel allows it (only the loopback interface is left, up, for tests that serve
+themselves); a probe runs once and the result says whether it held.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import os
 import pwd
 import shutil
@@ -26,10 +28,18 @@ from pathlib import Path
 TAIL_BYTES = 8192
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 
-# ``python -I -S -c TRAMPOLINE AS FSIZE NPROC CPU UID GID -- argv...``: set limits, drop privileges, exec.
+# ``python -I -S -c TRAMPOLINE AS FSIZE NPROC CPU UID GID LOOPBACK -- argv...``: bring the loopback interface
+# of a fresh network namespace up (it starts down: a test's own local server would be unreachable and the
+# test would hang), set limits, drop privileges, exec.
 TRAMPOLINE = """
 import os, resource, sys, warnings  # execvp imports warnings lazily: import it before dropping privileges
-limit_as, fsize, nproc, cpu, uid, gid = (int(x) for x in sys.argv[1:7])
+limit_as, fsize, nproc, cpu, uid, gid, loopback = (int(x) for x in sys.argv[1:8])
+if loopback:
+    import fcntl, socket, struct
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as control:
+        request = struct.pack("16sH14x", b"lo", 0)
+        flags = struct.unpack("16sH14x", fcntl.ioctl(control, 0x8913, request))[1]  # SIOCGIFFLAGS
+        fcntl.ioctl(control, 0x8914, struct.pack("16sH14x", b"lo", flags | 1))  # SIOCSIFFLAGS, IFF_UP
 for which, value in ((resource.RLIMIT_AS, limit_as), (resource.RLIMIT_FSIZE, fsize),
                      (resource.RLIMIT_NPROC, nproc), (resource.RLIMIT_CPU, cpu), (resource.RLIMIT_CORE, 0)):
     if value >= 0:
@@ -38,9 +48,12 @@ if uid >= 0:
     os.setgroups([])
     os.setgid(gid)
     os.setuid(uid)
-argv = sys.argv[8:]
+argv = sys.argv[9:]
 os.execvp(argv[0], argv)
 """
+
+#: What a sandboxed command can do follows from the trampoline: results cached from sandboxed runs keep it.
+SANDBOX_VERSION = hashlib.sha256(TRAMPOLINE.encode("utf-8")).hexdigest()[:12]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +147,7 @@ def run_sandboxed(
             "-c",
             TRAMPOLINE,
             *_limit_args(limits, user),
+            str(int(bool(prefix))),
             "--",
             *argv,
         ]

@@ -132,6 +132,23 @@ def test_no_network_when_the_kernel_allows_it() -> None:
         assert allowed.ok, allowed.stderr
 
 
+SELF_SERVED = """
+import socket
+with socket.socket() as server:
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    with socket.create_connection(server.getsockname(), timeout=2):
+        print("served itself")
+"""
+
+
+def test_a_program_can_serve_itself_on_the_loopback_interface() -> None:
+    # A fresh network namespace starts with loopback down: a test's own server would be unreachable.
+    result = run_sandboxed(python(SELF_SERVED))
+    assert result.ok, result.stderr
+    assert result.stdout == "served itself\n"
+
+
 def test_a_command_that_cannot_start_is_reported() -> None:
     result = run_sandboxed(["/nonexistent/program"])
     assert not result.ok

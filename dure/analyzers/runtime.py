@@ -33,6 +33,7 @@ from dure.analyzers import tracing
 from dure.analyzers.builder import ANALYZER_VERSION
 from dure.corpus.manifest import TestSpec
 from dure.errors import DureError
+from dure.sandbox import SANDBOX_VERSION
 from dure.verifiers import _evidence
 from dure.verifiers._evidence import EvidenceError
 
@@ -143,7 +144,7 @@ def evidence_key(root: Path, tests: TestSpec, module_of: Mapping[str, str]) -> s
     """What a run's result depends on: the tree, the command and its environment, the interpreter (its
     version and its installation), the analyzer version (the recorder and the plugin) and the names given.
     """
-    interpreter = [sys.version, sys.executable, _evidence.test_python()]
+    interpreter = [sys.version, sys.executable, _evidence.test_python(), SANDBOX_VERSION]
     command = [list(tests.command), sorted(tests.env)]
     return _evidence.cache_key(CACHE_KIND, tree_digest(root), command, interpreter, ANALYZER_VERSION,
                                dict(module_of))  # fmt: skip

@@ -274,7 +274,15 @@ def task_base_key(task: Task) -> list[object]:
     """What a run's result depends on besides the answer: repository, workspace, command, interpreter."""
     workspace = hashlib.sha256(task.workspace.encode("utf-8")).hexdigest()
     command = test_command(task)
-    return [task.repo.name, task.repo.version, task.repo.sha256, workspace, command, test_python()]
+    return [
+        task.repo.name,
+        task.repo.version,
+        task.repo.sha256,
+        workspace,
+        command,
+        test_python(),
+        sandbox.SANDBOX_VERSION,
+    ]
 
 
 class ResultCache:
