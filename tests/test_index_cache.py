@@ -9,6 +9,7 @@ import pytest
 from conftest import TemporaryRepo
 
 from dure.analyzers import RepoIndex, build_index
+from dure.analyzers.cache import IndexCache
 
 FILES = {
     "pkg/__init__.py": "",
@@ -180,3 +181,26 @@ def test_parallel_build_equals_serial(temporary_repo: TemporaryRepo) -> None:
     assert parallel.callers("pkg.m000.f0").value == {"pkg.m129.f129"}
     assert seen[-1] == (131, 131)
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_summaries_kept_in_memory_serve_every_later_build(
+    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    build_index(root, cache=cache, save_index=False)
+    loaded: dict[tuple[str, str, str, bool], object] = {}
+    first = build_index(root, cache=cache, save_index=False, loaded=loaded)  # type: ignore[arg-type]
+    assert len(loaded) == 5  # every file (one that does not parse has its diagnostic)
+    reads: list[str] = []
+    real = IndexCache.load_summary
+    monkeypatch.setattr(
+        IndexCache, "load_summary", lambda self, *a: reads.append(a[1].relpath) or real(self, *a)
+    )
+    (root / "pkg" / "b.py").write_text("from pkg.a import g\n\n\ndef h():\n    g()\n", encoding="utf-8")
+    changed = build_index(root, cache=cache, save_index=False, loaded=loaded)  # type: ignore[arg-type]
+    assert reads == ["pkg/b.py"]  # only the changed file, then parsed
+    assert changed.callers("pkg.a.g").value == {"pkg.a.f", "pkg.b.h"}
+    assert snapshot(changed) == snapshot(build_index(root, cache=False))
+    (root / "pkg" / "b.py").write_text(FILES["pkg/b.py"], encoding="utf-8")
+    again = build_index(root, cache=cache, save_index=False, loaded=loaded)  # type: ignore[arg-type]
+    assert snapshot(again) == snapshot(first) == snapshot(build_index(root, cache=False))

@@ -9,7 +9,7 @@ import os
 import pickle
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +45,8 @@ CHUNK_FILES = 8
 STRICT_ENV = "DURE_STRICT"  # tests set it: unknown syntax raises instead of becoming a diagnostic
 
 Progress = Callable[[int, int], None]
+#: Summaries by file content digest and identity (path, module, test or not), kept across builds.
+LoadedSummaries = MutableMapping[tuple[str, str, str, bool], FileResult]
 Job = tuple[SourceFile, bytes, Path | None]  # a file to summarise, its content, where its cache entry goes
 
 
@@ -91,6 +93,7 @@ def build_index(
     progress: Progress | None = None,
     jedi: bool = False,
     save_index: bool = True,
+    loaded: LoadedSummaries | None = None,
 ) -> RepoIndex:
     """Index the Python repository at ``root``.
 
@@ -99,8 +102,10 @@ def build_index(
     ``jedi``: let jedi propose possible targets for call sites that stay unresolved (slow; see
     :mod:`dure.analyzers.inference`). ``save_index``: keep the whole index in the cache too (a tree that
     is never indexed twice as it is, such as a patched scratch copy, only needs its files' summaries).
+    ``loaded``: the summaries earlier builds read from the cache, kept in memory by a caller that indexes
+    many versions of one tree (a patched scratch copy per task), which this build uses and adds to.
     """
-    options = BuildOptions(cache, workers, progress, jedi, save_index)
+    options = BuildOptions(cache, workers, progress, jedi, save_index, loaded)
     started = time.perf_counter()
     with _no_cyclic_gc():
         return _build(Path(root), options, started)
@@ -113,6 +118,7 @@ class BuildOptions:
     progress: Progress | None = None
     jedi: bool = False
     save_index: bool = True
+    loaded: LoadedSummaries | None = None
 
 
 @contextmanager
@@ -143,7 +149,7 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
     results: dict[str, FileResult] = {}
     missing: list[Job] = []
     for relpath, (source, data) in contents.items():
-        hit = store.load_summary(digests[relpath], source) if store is not None else None
+        hit = _load_summary(store, options.loaded, digests[relpath], source)
         if hit is not None:
             results[relpath] = hit
         else:
@@ -163,6 +169,20 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
     if store is not None and options.save_index:
         store.save_index(fingerprint, index)
     return index
+
+
+def _load_summary(
+    store: IndexCache | None, loaded: LoadedSummaries | None, digest: str, source: SourceFile
+) -> FileResult | None:
+    """A file's summary from memory, else from the cache (then remembered). The resolution pass only reads
+    summaries, so one in memory serves any number of builds."""
+    key = (digest, source.relpath, source.module, source.is_test)
+    if loaded is not None and key in loaded:
+        return loaded[key]
+    hit = store.load_summary(digest, source) if store is not None else None
+    if hit is not None and loaded is not None:
+        loaded[key] = hit
+    return hit
 
 
 def _read_all(found: Discovery) -> tuple[dict[str, tuple[SourceFile, bytes]], list[Diagnostic]]:

@@ -52,7 +52,7 @@ from typing import Any
 
 import vulture  # type: ignore[import-untyped]
 
-from dure.analyzers.builder import ANALYZER_VERSION, build_index
+from dure.analyzers.builder import ANALYZER_VERSION, LoadedSummaries, build_index
 from dure.analyzers.cache import IndexCache
 from dure.analyzers.index import RepoIndex
 from dure.analyzers.model import Certainty, DefinitionKind, ImportCondition, UncertaintyKind
@@ -697,6 +697,7 @@ class _Scratch:
     def __init__(self, root: Path, folder: Path) -> None:
         self.root = folder / root.name
         self.index_cache = folder / "index-cache"
+        self.loaded: LoadedSummaries = {}  # every patched tree shares the summaries of its unchanged files
         shutil.copytree(root, self.root, symlinks=True, ignore=_not_python)
         self.vulture = VultureTree(self.root)
         with contextlib.suppress(OSError):
@@ -723,7 +724,7 @@ class _Scratch:
     def index(self) -> RepoIndex:
         """The index of the tree as patched now. No patched tree is indexed twice, so the whole index is not
         saved: the next build would load it only to find it stale."""
-        return build_index(self.root, cache=self.index_cache, save_index=False)
+        return build_index(self.root, cache=self.index_cache, save_index=False, loaded=self.loaded)
 
 
 def _not_python(directory: str, names: list[str]) -> list[str]:
@@ -956,7 +957,8 @@ class VultureTree:
         self.files = sorted(Path(p) for p in vulture.utils.get_modules([root]))
         self._scans: dict[Path, vulture.Vulture] = {}
         self._whitelists: dict[str, frozenset[str]] = {}
-        self._used_elsewhere: dict[Path, frozenset[str]] = {}
+        self._names: dict[Path, frozenset[str]] = {}
+        self._users: Counter[str] | None = None
         self._file_set = frozenset(self.files)
         self._resolved = Counter(file.resolve() for file in self.files)  # a file listed twice, by a link
 
@@ -999,20 +1001,29 @@ class VultureTree:
         its definitions whose name no file of the tree, nor a whitelist of a module they import, uses, and
         its unreachable code. The names the other files use are gathered once per file."""
         scan = self._scan(path, text)
-        used = self._elsewhere(path) | scan.used_names | self._whitelisted(scan)
-        found = [item for name in _VULTURE_DEFINED for item in getattr(scan, name) if item.name not in used]
+        used = scan.used_names | self._whitelisted(scan)
+        users, kept = self._name_users(), self._names_of(path)
+        found = [
+            item
+            for name in _VULTURE_DEFINED
+            for item in getattr(scan, name)
+            if item.name not in used and users[item.name] - (item.name in kept) <= 0
+        ]
         return found + list(scan.unreachable_code)
 
-    def _elsewhere(self, path: Path) -> frozenset[str]:
-        """Names used by the files of the tree but ``path``, and by the whitelists of what they import."""
-        if path not in self._used_elsewhere:
-            used: set[str] = set()
-            for file in self.files:
-                if file != path:
-                    used |= self._kept(file).used_names
-                    used |= self._whitelisted(self._kept(file))
-            self._used_elsewhere[path] = frozenset(used)
-        return self._used_elsewhere[path]
+    def _names_of(self, file: Path) -> frozenset[str]:
+        """Names the file as released uses, and the whitelists of what it imports."""
+        if file not in self._names:
+            kept = self._kept(file)
+            self._names[file] = frozenset(kept.used_names | self._whitelisted(kept))
+        return self._names[file]
+
+    def _name_users(self) -> Counter[str]:
+        """Name -> how many files of the tree use it (:meth:`_names_of`): a name is used outside a file when
+        more files use it than that file's own use accounts for."""
+        if self._users is None:
+            self._users = Counter(name for file in self.files for name in self._names_of(file))
+        return self._users
 
     def _whitelisted(self, scan: vulture.Vulture) -> set[str]:
         """Names used by vulture's whitelists of the modules ``scan`` imports (each scanned once)."""
