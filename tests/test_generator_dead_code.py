@@ -392,6 +392,28 @@ def test_vulture_on_one_patched_module_finds_what_a_whole_tree_scan_finds(
     assert seen  # vulture found something in some module, so the comparison says something
 
 
+def test_vulture_keeps_the_released_files_whatever_is_patched_when_it_first_reads_them(
+    all_tasks: list[Task], tmp_path: Path
+) -> None:
+    """The scratch tree patches one file after another: the kept scans must be of the released files."""
+    for task in all_tasks:
+        tree = materialise(task, tmp_path / task.id)
+        path = tree / str(task.inputs["file"])
+        module, text = str(task.inputs["module"]), path.read_text()
+        whole = vulture_items(tree, path, module, text)
+        if definitions := [item for item in whole if ":" not in item]:
+            break
+    found = definitions[0].rpartition(".")[2]  # a function or class vulture finds unused
+    other = next(p for p in sorted(tree.rglob("*.py")) if p != path and p.name != "__init__.py")
+    released = other.read_text()
+    kept = VultureTree(tree)
+    other.write_text(released + f"\n\nprint({found!r}, {found})\n")  # uses the finding's name
+    try:
+        assert kept.items(path, module, text) == whole
+    finally:
+        other.write_text(released)
+
+
 CALLS = """\
 import json, sys
 sys.path.insert(0, sys.argv[1])

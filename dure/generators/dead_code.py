@@ -950,11 +950,13 @@ def _whitelist_names(module: str) -> frozenset[str]:
 class VultureTree:
     """vulture over a whole tree, each file scanned once: a task's patched module is scanned anew and merged
     with the kept scans of the other files, which is what a scan of the whole tree finds (vulture's findings
-    depend on the names defined and used across files, collected file by file)."""
+    depend on the names defined and used across files, collected file by file). The files are read when the
+    tree is made: the kept scans are of the released files, whatever is patched when one is first needed."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.files = sorted(Path(p) for p in vulture.utils.get_modules([root]))
+        self._released = {file: _vulture_text(file) for file in self.files}
         self._scans: dict[Path, vulture.Vulture] = {}
         self._whitelists: dict[str, frozenset[str]] = {}
         self._names: dict[Path, frozenset[str]] = {}
@@ -970,11 +972,7 @@ class VultureTree:
 
     def _kept(self, path: Path) -> vulture.Vulture:
         if path not in self._scans:
-            try:
-                text = vulture.utils.read_file(path)
-            except vulture.utils.VultureInputException:
-                text = ""
-            self._scans[path] = self._scan(path, text)
+            self._scans[path] = self._scan(path, self._released[path])
         return self._scans[path]
 
     def unused(self, path: Path, text: str) -> list[Any]:
@@ -1033,6 +1031,14 @@ class VultureTree:
                 self._whitelists[name] = _whitelist_names(name)
             used |= self._whitelists[name]
         return used
+
+
+def _vulture_text(path: Path) -> str:
+    """A file as vulture reads it (empty when it cannot)."""
+    try:
+        return str(vulture.utils.read_file(path))
+    except vulture.utils.VultureInputException:
+        return ""
 
 
 def vulture_items(tree_root: Path, path: Path, module: str, text: str) -> list[str]:
