@@ -392,6 +392,27 @@ def test_vulture_on_one_patched_module_finds_what_a_whole_tree_scan_finds(
     assert seen  # vulture found something in some module, so the comparison says something
 
 
+def test_first_plans_checked_on_one_index_give_the_tasks_checked_module_by_module(
+    shop: Path, all_tasks: list[Task], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    builds: list[Path] = []
+    real = dead_code._Scratch.index
+
+    def counted(self: dead_code._Scratch) -> object:
+        builds.append(self.root)
+        return real(self)
+
+    monkeypatch.setattr(dead_code._Scratch, "index", counted)
+    together = generate(make_source(shop))
+    shared = len(builds)
+    builds.clear()
+    monkeypatch.setattr(dead_code, "CHECKED_TOGETHER", 1)
+    alone = generate(make_source(shop))
+    assert together == alone
+    assert tasks_of(together) == all_tasks
+    assert shared < len(builds)  # the two modules' first plans share an index
+
+
 def test_vulture_keeps_the_released_files_whatever_is_patched_when_it_first_reads_them(
     all_tasks: list[Task], tmp_path: Path
 ) -> None:
@@ -560,6 +581,15 @@ def real_package() -> tuple[Source, list[Task]]:
         evidence=lambda: evidence,
     )
     return source, tasks_of(generate(source))
+
+
+@slow
+def test_a_real_package_gets_the_same_tasks_when_first_plans_are_checked_module_by_module(
+    real_package: tuple[Source, list[Task]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source, tasks = real_package
+    monkeypatch.setattr(dead_code, "CHECKED_TOGETHER", 1)
+    assert tasks_of(generate(source)) == tasks
 
 
 @slow

@@ -84,6 +84,7 @@ from dure.workspace import make_patch
 
 VARIANTS = 5  # tasks per module at most, each with other planted code
 ATTEMPTS = 4  # plans tried per task when the patched index doubts what was planted
+CHECKED_TOGETHER = 8  # modules whose first plans are checked on one index of the tree with all planted
 MIN_ANSWER = 2  # items: "all the dead code" of a module is no question when it is one item
 TWO_TWINS = 0.5  # how often a plan tries for a second twin
 TWO_BRANCHES = 0.3  # how often the flag guards two branches when other hard kinds fit
@@ -1109,24 +1110,26 @@ class DeadCodeGenerator(Generator):
 
 def _module_tasks(repo: _Repository, scratch: _Scratch, kind: TaskKind) -> Iterator[Candidate | Drop]:
     """Every module's first task in a seeded order, then the second ones, and so on; the drops of first
-    tasks only (a later task that does not fit is no question declined)."""
+    tasks only (a later task that does not fit is no question declined). The first plans of
+    ``CHECKED_TOGETHER`` modules at a time are checked on one index of the tree with all of them planted."""
     rng = repo.source.rng(kind)
     seed = rng.getrandbits(64)
     order = list(repo.testable)
     rng.shuffle(order)
     used = {module: _Used() for module in order}
     for variant in range(VARIANTS):
-        for module in order:
-            module_rng = random.Random(f"{seed}:{module}:{variant}")
-            try:
+        for start in range(0, len(order), CHECKED_TOGETHER):
+            with _no_cyclic_gc():
+                batch = [
+                    _ModuleTask.start(repo, kind, module, variant=variant, seed=seed, used=used[module])
+                    for module in order[start : start + CHECKED_TOGETHER]
+                ]
+                _check_together(scratch, [task for task in batch if isinstance(task, _ModuleTask)])
+            for task in batch:
                 with _no_cyclic_gc():
-                    result = _module_task(
-                        repo, scratch, kind, module, variant=variant, rng=module_rng, used=used[module]
-                    )
-            except Exception as problem:  # one module's failure is a drop, the others go on
-                result = Drop(kind, DropReason.ERROR, module, f"{type(problem).__name__}: {problem}")
-            if variant == 0 or isinstance(result, Candidate):
-                yield result
+                    result = task.finish(scratch) if isinstance(task, _ModuleTask) else task
+                if variant == 0 or isinstance(result, Candidate):
+                    yield result
 
 
 @contextlib.contextmanager
@@ -1143,44 +1146,113 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _module_task(
-    repo: _Repository,
-    scratch: _Scratch,
-    kind: TaskKind,
-    module: str,
-    *,
-    variant: int,
-    rng: random.Random,
-    used: _Used,
-) -> Candidate | Drop:
-    """One task about ``module``: plant, check the planted code on the patched tree's index (planting
-    something else where it fails), and write the task."""
-    view = repo.view(module)
-    if view is None:
-        return Drop(kind, DropReason.ERROR, module, "the module does not read or parse")
-    planner = _Planner(repo, view, rng, used)
-    plan = planner.plan()
-    doubts: list[str] = []
-    for _ in range(ATTEMPTS):
-        if plan.hard_kinds < MIN_HARD_KINDS[variant > 0]:
-            break
-        try:
-            planted = plant(view, plan)
-        except InjectionError as problem:
-            return Drop(kind, DropReason.UNCHECKABLE, module, str(problem))
-        with scratch.patched(view.file, planted.text) as path:
+def _check_together(scratch: _Scratch, tasks: list[_ModuleTask]) -> None:
+    """Check the planted code of ``tasks`` (each in its own module) on one index of the tree with all of it
+    planted, and accept each task the index has no doubt about. Planting only adds code, so whatever could
+    reach a task's planted items in its own patched tree is in this one too: no doubt here is no doubt
+    there. A task with a doubt here is checked again alone (another module's planted code may be what the
+    index doubts). Where a patched file does not parse, the index would miss its module: nothing is
+    accepted."""
+    pending = [task for task in tasks if task.planted is not None]
+    if len(pending) < 2:
+        return
+    try:
+        with contextlib.ExitStack() as stack:
+            for task in pending:
+                assert task.planted is not None
+                stack.enter_context(scratch.patched(task.view.file, task.planted.text))
             index = scratch.index()
-            problems = planted_doubts(index, planted)
-            flag = flag_doubt(index, module, plan.flag) if plan.flag else None
-            if not problems and flag is None:
-                tree = ast.parse(planted.text)
-                baseline = scratch.vulture.items(path, module, planted.text, tree)
-                return _candidate(repo, kind, view, plan, planted=planted, baseline=baseline, tree=tree)
-        doubts += [f"{name}: {why}" for name, why in sorted(problems.items())] + ([flag] if flag else [])
-        plan = planner.replan(plan, planted, problems, flag_failed=flag is not None)
-    if doubts:
-        return Drop(kind, DropReason.UNCERTAIN, module, "; ".join(doubts)[:500])
-    return Drop(kind, DropReason.TRIVIAL, module, f"only {plan.hard_kinds} kind(s) of hard dead code fit")
+    except Exception:  # each task is then checked alone, which reports its own failure
+        return
+    patched = {task.view.file for task in pending}
+    if any(d.path in patched for d in index.diagnostics):
+        return
+    for task in pending:
+        try:
+            task.judge(index, alone=False)
+        except Exception:  # checked alone, which reports it
+            continue
+
+
+class _ModuleTask:
+    """One task about a module: plant, check the planted code on an index of the patched tree (planting
+    something else where it fails, at most ``ATTEMPTS`` times), and write the task."""
+
+    def __init__(self, repo: _Repository, kind: TaskKind, view: ModuleView, variant: int, planner: _Planner):
+        self.repo, self.kind, self.view, self.variant, self.planner = repo, kind, view, variant, planner
+        self.plan = planner.plan()
+        self.planted: Planted | None = None  # the code being checked; None once the task is decided
+        self.accepted: Planted | None = None
+        self.outcome: Drop | None = None
+        self.doubts: list[str] = []
+        self.attempts = 0
+        self._plant()
+
+    @classmethod
+    def start(
+        cls, repo: _Repository, kind: TaskKind, module: str, *, variant: int, seed: int, used: _Used
+    ) -> _ModuleTask | Drop:
+        """The task with its first plan planted, or the drop that ends it at once."""
+        try:
+            view = repo.view(module)
+            if view is None:
+                return Drop(kind, DropReason.ERROR, module, "the module does not read or parse")
+            rng = random.Random(f"{seed}:{module}:{variant}")
+            return cls(repo, kind, view, variant, _Planner(repo, view, rng, used))
+        except Exception as problem:  # one module's failure is a drop, the others go on
+            return Drop(kind, DropReason.ERROR, module, f"{type(problem).__name__}: {problem}")
+
+    def _plant(self) -> None:
+        """Plant the current plan, or decide the task when no attempt is left or the plan is too thin."""
+        self.planted = None
+        plan, name = self.plan, self.view.name
+        if self.attempts == ATTEMPTS or plan.hard_kinds < MIN_HARD_KINDS[self.variant > 0]:
+            if self.doubts:
+                self.outcome = Drop(self.kind, DropReason.UNCERTAIN, name, "; ".join(self.doubts)[:500])
+            else:
+                reason = f"only {plan.hard_kinds} kind(s) of hard dead code fit"
+                self.outcome = Drop(self.kind, DropReason.TRIVIAL, name, reason)
+            return
+        self.attempts += 1
+        try:
+            self.planted = plant(self.view, plan)
+        except InjectionError as problem:
+            self.outcome = Drop(self.kind, DropReason.UNCHECKABLE, name, str(problem))
+
+    def judge(self, index: RepoIndex, *, alone: bool) -> None:
+        """Accept the planted code when ``index`` has no doubt about it; else, on the index of this task's
+        own patched tree (``alone``), plant something else."""
+        planted = self.planted
+        assert planted is not None
+        problems = planted_doubts(index, planted)
+        flag = flag_doubt(index, self.view.name, self.plan.flag) if self.plan.flag else None
+        if not problems and flag is None:
+            self.accepted, self.planted = planted, None
+        elif alone:
+            self.doubts += [f"{name}: {why}" for name, why in sorted(problems.items())] + (
+                [flag] if flag else []
+            )
+            self.plan = self.planner.replan(self.plan, planted, problems, flag_failed=flag is not None)
+            self._plant()
+
+    def finish(self, scratch: _Scratch) -> Candidate | Drop:
+        """The task, checking what is still pending alone."""
+        try:
+            while self.planted is not None:
+                with scratch.patched(self.view.file, self.planted.text):
+                    index = scratch.index()
+                self.judge(index, alone=True)
+            if self.accepted is None:
+                assert self.outcome is not None
+                return self.outcome
+            planted, view = self.accepted, self.view
+            tree = ast.parse(planted.text)
+            baseline = scratch.vulture.items(scratch.root / view.file, view.name, planted.text, tree)
+            return _candidate(
+                self.repo, self.kind, view, self.plan, planted=planted, baseline=baseline, tree=tree
+            )
+        except Exception as problem:  # one module's failure is a drop, the others go on
+            return Drop(self.kind, DropReason.ERROR, self.view.name, f"{type(problem).__name__}: {problem}")
 
 
 def _candidate(
