@@ -37,6 +37,7 @@ from dure.generators.base import Candidate, Drop, DropReason, Generator, Source,
 from dure.tasks.frozen import freeze_object
 from dure.tasks.model import LAYER_OF_KIND, Task, TaskKind, VerifierSpec, make_task
 from dure.verifiers.headers import headers, rewrite_headers
+from dure.verifiers.parsing import parsed
 from dure.verifiers.typecheck import Diagnostic, checker_version
 from dure.verifiers.typenorm import TOP_TYPES, Canon, UnsafeType, parse_type, split_union
 from dure.verifiers.types import Baselined, baseline_of, baselines_with
@@ -586,7 +587,7 @@ def canaried(text: str, functions: Sequence[str]) -> tuple[str, dict[int, str]]:
     wanted = set(functions)
     after: dict[int, list[tuple[str, str]]] = {}  # line -> (indentation, function) to insert below it
     lines = text.splitlines()
-    for qualname, node in _defs(ast.parse(text)):
+    for qualname, node in _defs(parsed(text)):
         if qualname in wanted and node.end_lineno is not None:
             indent = lines[node.lineno - 1][: node.col_offset]
             after.setdefault(node.end_lineno, []).append((indent, qualname))
@@ -634,7 +635,7 @@ def unresolved_imports(text: str, baseline: Sequence[str], where: ModuleFile) ->
     lines = {int(key.partition(":")[0]) for key in baseline if key.partition(":")[0].isdigit()}
     package = where.module if where.is_package else where.module.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(text)):
+    for node in ast.walk(parsed(text)):
         if not isinstance(node, ast.Import | ast.ImportFrom):
             continue
         if not any(node.lineno <= line <= (node.end_lineno or node.lineno) for line in lines):
@@ -812,7 +813,7 @@ def _prompt(
 def _lines(text: str, module: str) -> dict[str, int]:
     """Qualified name -> line of the ``def``, for functions at module level and in classes."""
     found: dict[str, int] = {}
-    for qualname, node in _defs(ast.parse(text)):
+    for qualname, node in _defs(parsed(text)):
         found.setdefault(f"{module}.{qualname}", node.lineno)
     return found
 

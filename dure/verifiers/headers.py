@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from dure.verifiers.parsing import parsed
+
 #: ``edit(qualname, in_class, header)``: the rewritten header of the function ``qualname`` of the module.
 HeaderEdit = Callable[[str, bool, cst.FunctionDef], cst.FunctionDef]
 _BODY = " ...\n"
@@ -85,7 +87,7 @@ def _spans(text: str, wanted: Callable[[str], bool]) -> list[_Span] | None:
     if "\r" in text or "\f" in text:  # a lone header's newline or indentation could read differently
         return None
     try:
-        tree = ast.parse(text)
+        tree = parsed(text)
     except (SyntaxError, ValueError, RecursionError):
         return None
     lines = text.split("\n")

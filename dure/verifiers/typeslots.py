@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from dure.verifiers.headers import rewrite_headers
+from dure.verifiers.parsing import parsed
 from dure.verifiers.typenorm import Scope
 
 PLACEHOLDER = "__dure_slot_{}__"
@@ -94,7 +95,7 @@ def build_template(source: str, module: str, slot_names: list[str], *, is_packag
         if filler.found.get(slot.name, 0) != 1:
             raise SlotError(f"slot {slot.name!r} matches {filler.found.get(slot.name, 0)} annotations")
     scopes = module_scopes(source, module, is_package=is_package)
-    pinned = _pinned_names(ast.parse(source), slots)
+    pinned = _pinned_names(parsed(source), slots)
     return Template(
         text=text,
         lines=len(text.splitlines()),
@@ -204,7 +205,7 @@ class ModuleScopes:
 
 def module_scopes(source: str, module: str, *, is_package: bool) -> ModuleScopes:
     """Bindings of the module (imports, definitions, TypeVars) and of its classes, read with ``ast``."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     package = module if is_package else module.rpartition(".")[0]
     bindings: dict[str, str] = {}
     calls: dict[str, ast.Call] = {}
