@@ -392,6 +392,30 @@ def test_vulture_on_one_patched_module_finds_what_a_whole_tree_scan_finds(
     assert seen  # vulture found something in some module, so the comparison says something
 
 
+CONFIG = "from shop import pricing\n\n\ndef configure(name, value):\n    setattr(pricing, name, value)\n"
+
+
+def test_no_flag_is_planted_where_the_released_tree_lets_code_rebind_it(
+    tmp_path: Path, all_tasks: list[Task], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert any("flag-branch" in planted(t) for t in all_tasks if t.inputs["module"] == "shop.pricing")
+    root = write_repo(tmp_path / "shop", {**FILES, "shop/config.py": CONFIG})
+    builds: list[int] = []
+    real = dead_code._Scratch.index
+
+    def counted(self: dead_code._Scratch) -> object:
+        builds.append(1)
+        return real(self)
+
+    monkeypatch.setattr(dead_code._Scratch, "index", counted)
+    results = generate(make_source(root))
+    pricing = tasks_of(results, "shop.pricing")
+    assert pricing  # the chain and the twins still fit
+    assert not any("flag-branch" in planted(t) for t in pricing)
+    assert not [r for r in results if isinstance(r, Drop) and "setattr" in r.detail]  # never tried
+    assert len(builds) < len(tasks_of(results))  # no plan failed on a patched index
+
+
 def test_first_plans_checked_on_one_index_give_the_tasks_checked_module_by_module(
     shop: Path, all_tasks: list[Task], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -511,7 +511,9 @@ class _Planner:
 
     def flag_branches(self, *, alone: bool) -> tuple[str, tuple[DefInfo, ...]] | None:
         """A new flag and the live functions that test it, one or two (always two when the chain and twin
-        do not fit: two branches a tool cannot see beat one branch and a return a tool finds)."""
+        do not fit: two branches a tool cannot see beat one branch and a return a tool finds). A flag name
+        the released tree's index already doubts is never chosen: the patched tree's index has every fact
+        of the released one, so it would doubt the flag too."""
         hosts = [i for i in self.hosts if i.qualname not in self.used.hosts]
         if not hosts:
             return None
@@ -522,7 +524,7 @@ class _Planner:
         self.rng.shuffle(words)
         for word in words:
             for flag in (f"_{word}", f"_{word}_{token}" if token else ""):
-                if flag and self.fresh(flag):
+                if flag and self.fresh(flag) and flag_doubt(self.repo.index, self.view.name, flag) is None:
                     self.used.hosts.update(i.qualname for i in chosen)
                     self.taken.add(flag)
                     return flag, tuple(chosen)
