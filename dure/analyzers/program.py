@@ -132,7 +132,9 @@ class Program:
         if name in here.global_names:
             here = scopes[0]
         if here.kind != "module" and name in here.bindings and name not in here.nonlocal_names:
-            return self.bindings((module, here.id), name, runtime=runtime)
+            if here.kind == "class":
+                return self.bindings((module, here.id), name, runtime=runtime)
+            return _local_bindings(here, (module, here.id), name, runtime)
         while here.kind != "module":  # enclosing scopes, class bodies aside
             if here.parent is None:
                 return None
@@ -140,7 +142,7 @@ class Program:
             if here.kind in ("class", "module"):
                 continue
             if name in here.bindings and name not in here.nonlocal_names:
-                return self.bindings((module, here.id), name, runtime=runtime)
+                return _local_bindings(here, (module, here.id), name, runtime)
         return self.module_member_bindings(module, name, runtime=runtime)
 
     def module_member_bindings(
@@ -390,3 +392,12 @@ class Program:
             if found:
                 return [(klass, found)]
         return []
+
+
+def _local_bindings(scope: Scope, key: ScopeKey, name: str, runtime: bool) -> list[tuple[Binding, ScopeKey]]:
+    """What :meth:`Program.bindings` gives for a name bound in a function, lambda or comprehension: all its
+    bindings, as such scopes have no import-time order and assignments from elsewhere only add bindings to
+    modules and classes. Built each time: most local names are looked up once, and a memo would cost more."""
+    if runtime:
+        return [(b, key) for b in scope.bindings[name] if not b.type_only]
+    return [(b, key) for b in scope.bindings[name]]
