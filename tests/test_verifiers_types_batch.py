@@ -7,11 +7,14 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 
+from dure.cli import main
+from dure.cli._base import ExitCode
 from dure.scoring import score, score_across, score_answer, score_many
-from dure.tasks import RepoRef, Task, VerifierSpec, make_task
+from dure.tasks import RepoRef, Task, VerifierSpec, make_task, write_tasks
 from dure.tasks.errors import TaskError
 from dure.tasks.frozen import freeze, freeze_object, thaw
 from dure.verifiers import types
@@ -336,3 +339,15 @@ def test_an_audit_whose_ceilings_fail_scores_the_baselines(monkeypatch: pytest.M
     audit = audit_task(task())
     assert audit.ok, audit.reason
     assert not any(case.bounded for case in audit.cases)
+
+
+def test_dure_audit_prints_a_bounded_baseline_as_at_most(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "tasks.jsonl"
+    write_tasks(path, [task()])
+    assert main(["audit", str(path), "-v"]) == ExitCode.OK
+    printed = capsys.readouterr().out
+    assert "all Any (wrong): at most 0.500" in printed
+    assert "reference (equivalent): 1.000" in printed
+    assert "1 tasks audited, 0 would be dropped" in printed
