@@ -110,6 +110,7 @@ class Evaluator:
         self.frames: list[bool] = []  # per computation in progress (and call site): did it read a parameter?
         self.param_flow: ParamFlow | None = None
         self.transparency: dict[str, bool] = {}
+        self.modules_by_prefix: dict[str, Vals] = {}  # see _modules_starting (never cleared)
 
     def reset(self) -> None:
         self.program.clear_memo()
@@ -684,14 +685,21 @@ class Evaluator:
         if path in ("importlib.import_module", "builtins.__import__") and args:
             if args[0][0] == "s":
                 return self.module_path(args[0][1])
-            prefix = args[0][1] if args[0][0] == "sp" else ""
-            modules = frozenset(("M", m) for m in self.program.modules if m.startswith(prefix))
-            return Vals(modules, False, False)
+            return self._modules_starting(args[0][1] if args[0][0] == "sp" else "")
         if path in ("builtins.globals", "builtins.vars") and not args:
             return single(("Q", self.namespace(key[0]), "dict"))
         if path == "functools.partial" and args:
             return inexact(self.evaluate(args[0], key))
         return UNKNOWN_VALS
+
+    def _modules_starting(self, prefix: str) -> Vals:
+        """Any repository module whose name starts with ``prefix`` (a computed import): the same few prefixes
+        are asked for at every such call, and the modules never change."""
+        found = self.modules_by_prefix.get(prefix)
+        if found is None:
+            modules = frozenset(("M", m) for m in self.program.modules if m.startswith(prefix))
+            found = self.modules_by_prefix[prefix] = Vals(modules, False, False)
+        return found
 
     def computed_members(self, objects: Vals, name: Ref) -> Vals:
         """``getattr(obj, computed)``: any attribute of a known object whose name fits the known prefix.
