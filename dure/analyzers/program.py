@@ -14,6 +14,16 @@ from dure.analyzers.summary import Binding, ModuleSummary, Ref, Scope
 ScopeKey = tuple[str, int]  # (module, scope id)
 BUILTIN_NAMES = frozenset(dir(builtins))
 _MISSING: list[tuple[Binding, ScopeKey]] = []  # a memo miss, told apart from a memoised None
+#: Cached properties computed from the class bases alone (see :meth:`Program.clear_memo`).
+_HIERARCHY_TABLES = (
+    "_mro_table",
+    "direct_subclasses",
+    "_subclass_memo",
+    "_direct_bases",
+    "_bases_memo",
+    "_open_classes",
+    "_open_positions",
+)
 
 
 class Program:
@@ -45,6 +55,7 @@ class Program:
         self.class_bases: dict[str, tuple[str, ...]] = {}  # filled by the resolver (repository bases)
         self.external_bases: dict[str, tuple[str, ...]] = {}
         self.unresolved_bases: dict[str, tuple[str, ...]] = {}
+        self._hierarchy_size = (0, 0, 0)  # the sizes of the three tables above when memos were last cleared
 
     def is_module(self, name: str) -> bool:
         return name in self.modules or name in self.packages
@@ -81,23 +92,22 @@ class Program:
         return found
 
     def clear_memo(self) -> None:
-        """Forget derived tables (after bases were resolved or bindings added from elsewhere)."""
+        """Forget derived tables (after bases were resolved or bindings added from elsewhere).
+
+        The tables of the class hierarchy are dropped only when bases were added since the last call: the
+        resolver only ever adds them, so unchanged sizes mean unchanged tables.
+        """
         self._bindings_memo.clear()
         self._member_memo.clear()
         self._dispatch_memo.clear()
         self._class_member_memo.clear()
-        for derived in (
-            "_mro_table",
-            "direct_subclasses",
-            "_subclass_memo",
-            "_direct_bases",
-            "_bases_memo",
-            "_definers",
-            "_open_classes",
-            "_open_positions",
-            "_open_memo",
-        ):
-            self.__dict__.pop(derived, None)
+        derived = ["_definers", "_open_memo"]  # they read bindings made from elsewhere
+        hierarchy = (len(self.class_bases), len(self.external_bases), len(self.unresolved_bases))
+        if hierarchy != self._hierarchy_size:
+            self._hierarchy_size = hierarchy
+            derived.extend(_HIERARCHY_TABLES)
+        for name in derived:
+            self.__dict__.pop(name, None)
 
     def _bindings(self, key: ScopeKey, name: str, runtime: bool) -> list[tuple[Binding, ScopeKey]]:
         scope = self.summaries[key[0]].scopes[key[1]]
