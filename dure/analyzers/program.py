@@ -257,19 +257,29 @@ class Program:
     @cached_property
     def _definers(self) -> dict[str, set[str]]:
         """Attribute name -> classes whose body, methods (``self.x = ...``) or outside code define it."""
+        table = dict(self._body_definers)  # its sets are shared: a name outside code defines gets a new one
+        added: dict[str, set[str]] = defaultdict(set)
+        for key, name in self.extra_bindings:
+            scope = self.scope(key)
+            if scope.kind == "class":
+                added[name].add(scope.owner)
+        for cls, name in self.extra_instance_attrs:
+            added[name].add(cls)
+        for name, classes in added.items():
+            table[name] = table.get(name, set()) | classes
+        return table
+
+    @cached_property
+    def _body_definers(self) -> dict[str, set[str]]:
+        """The part of :attr:`_definers` that class bodies and methods give (never cleared: it only reads the
+        summaries)."""
         table: dict[str, set[str]] = defaultdict(set)
         for summary in self.summaries.values():
             for scope in summary.scopes:
                 if scope.kind == "class":
                     for name in (*scope.bindings, *scope.instance_attrs):
                         table[name].add(scope.owner)
-        for key, name in self.extra_bindings:
-            scope = self.scope(key)
-            if scope.kind == "class":
-                table[name].add(scope.owner)
-        for cls, name in self.extra_instance_attrs:
-            table[name].add(cls)
-        return table
+        return dict(table)
 
     def dispatch_classes(self, cls: str, attr: str) -> list[str]:
         """``cls`` and the subclasses where looking up ``attr`` can give something else than on ``cls``.
