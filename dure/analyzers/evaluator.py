@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from dure.analyzers.program import BUILTIN_NAMES, Program, ScopeKey
 from dure.analyzers.summary import Binding, Ref
@@ -84,13 +84,6 @@ def _incomplete_union(folds: list[MembersFold]) -> Vals:
     return Vals(values, False, False)
 
 
-class _Dependent(NamedTuple):
-    """A memo entry computed from parameter values, valid only in the generation that computed it."""
-
-    vals: Vals
-    generation: int
-
-
 class Evaluator:
     """``evaluate(ref, scope)`` for every ref the collector wrote; results are memoised per scope."""
 
@@ -98,9 +91,8 @@ class Evaluator:
         self.program = program
         # (scope, ref), (scope, binding), (value, ("member", attr)) or ("returns", qualname); an entry being
         # computed holds IN_PROGRESS, so that asking for it again inside its own computation gives unknown
-        # Entries that read a parameter are wrapped in _Dependent: they hold only while parameter values stay.
-        self.memo: dict[tuple[Any, Any], Vals | _Dependent] = {}
-        self.generation = 0  # bumped when parameter values change: older _Dependent entries are stale
+        self.memo: dict[tuple[Any, Any], Vals] = {}
+        self.dependent: dict[tuple[Any, Any], Vals] = {}  # the entries that read a parameter
         self.depth = 0  # computations in progress
         self.cuts = 0  # computations cut short so far (a cycle, or too deep): their callers saw unknown
         # getattr(objects, computed name) by (objects, name prefix), when computed without parameters or cuts
@@ -115,7 +107,7 @@ class Evaluator:
     def reset(self) -> None:
         self.program.clear_memo()
         self.memo.clear()
-        self.generation += 1
+        self.dependent.clear()
         self.computed.clear()
         self.stable_members.clear()
         self.class_attributes.clear()
@@ -123,30 +115,24 @@ class Evaluator:
 
     def forget_parameter_dependent(self) -> None:
         """Drop what was computed from parameter values, before they change (the flow pass)."""
-        self.generation += 1
+        self.dependent.clear()
 
     def _depend(self) -> None:
         if self.frames:
             self.frames[-1] = True
 
-    def _memoised(
-        self,
-        memo_key: tuple[Any, Any],
-        cached: _Dependent | None,
-        compute: Callable[..., Vals],
-        *args: Any,
-    ) -> Vals:
+    def _memoised(self, memo_key: tuple[Any, Any], compute: Callable[..., Vals], *args: Any) -> Vals:
         """Memoised, cycle-safe and depth-bounded ``compute(*args)`` that tracks dependence on parameters.
 
-        Callers look ``memo`` up first and pass what they found: most lookups hit a plain result, and a hit
-        then costs no call. A cycle finds IN_PROGRESS there, which is unknown; a result computed from
-        parameter values is used only in the flow generation that computed it.
+        Callers look ``memo`` up first: most lookups hit, and a hit then costs no call. A cycle finds
+        IN_PROGRESS there, which is unknown.
         """
         frames = self.frames
-        if cached is not None and cached.generation == self.generation:  # read a parameter: still valid
+        cached = self.dependent.get(memo_key)
+        if cached is not None:
             if frames:
                 frames[-1] = True
-            return cached.vals
+            return cached
         if self.depth > MAX_DEPTH:
             self.cuts += 1
             return UNKNOWN_VALS
@@ -163,7 +149,8 @@ class Evaluator:
             self.depth -= 1
             dependent = frames.pop()
         if dependent:
-            memo[memo_key] = _Dependent(result, self.generation)
+            del memo[memo_key]
+            self.dependent[memo_key] = result
             if frames:
                 frames[-1] = True
         else:
@@ -175,11 +162,11 @@ class Evaluator:
     def evaluate(self, ref: Ref, key: ScopeKey) -> Vals:
         memo_key = (key, ref)
         cached = self.memo.get(memo_key)
-        if isinstance(cached, Vals):  # a plain result, or IN_PROGRESS
+        if cached is not None:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, cached, self._evaluate, ref, key)
+        return self._memoised(memo_key, self._evaluate, ref, key)
 
     def evaluate_before(self, ref: Ref, key: ScopeKey, line: int) -> Vals:
         """``ref`` as evaluated when the statement at ``line`` runs: ``class A(A):`` names the older ``A``."""
@@ -293,11 +280,11 @@ class Evaluator:
         """The values one binding gives (memoised and cycle-safe like :meth:`evaluate`)."""
         memo_key = (key, binding)  # a binding has six fields, a ref at most three: keys never collide
         cached = self.memo.get(memo_key)
-        if isinstance(cached, Vals):  # a plain result, or IN_PROGRESS
+        if cached is not None:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, cached, self._binding, binding, key)
+        return self._memoised(memo_key, self._binding, binding, key)
 
     def _binding(self, binding: Binding, key: ScopeKey) -> Vals:
         kind = binding.kind  # the most frequent kinds first
@@ -527,11 +514,11 @@ class Evaluator:
     def instance_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
         memo_key = (("I", cls, exact), ("member", attr))
         cached = self.memo.get(memo_key)
-        if isinstance(cached, Vals):  # a plain result, or IN_PROGRESS
+        if cached is not None:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, cached, self._dispatched_member, cls, attr, exact)
+        return self._memoised(memo_key, self._dispatched_member, cls, attr, exact)
 
     def _dispatched_member(self, cls: str, attr: str, exact: bool) -> Vals:
         if exact:
@@ -602,11 +589,11 @@ class Evaluator:
     def class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
         memo_key = (("C", cls, exact), ("member", attr))
         cached = self.memo.get(memo_key)
-        if isinstance(cached, Vals):  # a plain result, or IN_PROGRESS
+        if cached is not None:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, cached, self._class_member, cls, attr, exact)
+        return self._memoised(memo_key, self._class_member, cls, attr, exact)
 
     def _class_member(self, cls: str, attr: str, exact: bool) -> Vals:
         parts: list[Vals] = []
@@ -785,11 +772,11 @@ class Evaluator:
         """What calling the function ``qualname`` returns."""
         memo_key = ("returns", qualname)
         cached = self.memo.get(memo_key)
-        if isinstance(cached, Vals):  # a plain result, or IN_PROGRESS
+        if cached is not None:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, cached, self._returns, qualname)
+        return self._memoised(memo_key, self._returns, qualname)
 
     def _returns(self, qualname: str) -> Vals:
         key = self.program.def_scope.get(qualname)
