@@ -68,6 +68,7 @@ BUILTIN_TYPES = frozenset(
     }
 )
 MAX_DEPTH = 40
+_A_STRING = single(("XI", "builtins.str"))  # what every string literal evaluates to (built once)
 #: What a computation in progress gives when it is asked for again (a cycle): unknown.
 IN_PROGRESS = Vals(frozenset(), False, False)
 
@@ -194,7 +195,7 @@ class Evaluator:
         if tag == "k":
             return single(("XI", f"builtins.{ref[1]}"))
         if tag in ("s", "sp"):
-            return single(("XI", "builtins.str"))
+            return _A_STRING
         if tag == "q":
             return single(("Q", self._items(ref[2], key), ref[1]))
         if tag == "i":
@@ -268,7 +269,8 @@ class Evaluator:
                 return single(("X", f"builtins.{name}"), exact=not dynamic)
             return UNKNOWN_VALS
         if len(found) == 1:  # most names: skip building a list for union, which returns its one part
-            result = self.binding(*found[0])
+            binding, where = found[0]
+            result = self.binding(binding, where)
         else:
             result = union([self.binding(b, where) for b, where in found])
         dynamic_namespaces = self.program.dynamic_namespaces
@@ -502,7 +504,8 @@ class Evaluator:
             found = program.module_member_bindings(module, attr)
             if found:
                 if len(found) == 1:
-                    return self.binding(*found[0])
+                    binding, where = found[0]
+                    return self.binding(binding, where)
                 return union([self.binding(b, where) for b, where in found])
         if program.is_module(f"{module}.{attr}"):
             return single(("M", f"{module}.{attr}"))
@@ -583,7 +586,7 @@ class Evaluator:
                 values.add(("F", value[1], False))
             else:
                 values.add(("F", value[1], through_instance))
-        parts.append(Vals(frozenset(values), vals.complete, vals.exact))
+        parts.append(tuple.__new__(Vals, (frozenset(values), vals.complete, vals.exact)))  # Vals(...), faster
         return union(parts) if len(parts) > 1 else parts[0]
 
     def class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
