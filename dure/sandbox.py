@@ -36,10 +36,13 @@ import os, resource, sys, warnings  # execvp imports warnings lazily: import it 
 limit_as, fsize, nproc, cpu, uid, gid, loopback = (int(x) for x in sys.argv[1:8])
 if loopback:
     import fcntl, socket, struct
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as control:
-        request = struct.pack("16sH14x", b"lo", 0)
-        flags = struct.unpack("16sH14x", fcntl.ioctl(control, 0x8913, request))[1]  # SIOCGIFFLAGS
-        fcntl.ioctl(control, 0x8914, struct.pack("16sH14x", b"lo", flags | 1))  # SIOCSIFFLAGS, IFF_UP
+    try:  # where the kernel refuses, loopback stays down: the command still runs, as before
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as control:
+            request = struct.pack("16sH14x", b"lo", 0)
+            flags = struct.unpack("16sH14x", fcntl.ioctl(control, 0x8913, request))[1]  # SIOCGIFFLAGS
+            fcntl.ioctl(control, 0x8914, struct.pack("16sH14x", b"lo", flags | 1))  # SIOCSIFFLAGS, IFF_UP
+    except OSError:
+        pass
 for which, value in ((resource.RLIMIT_AS, limit_as), (resource.RLIMIT_FSIZE, fsize),
                      (resource.RLIMIT_NPROC, nproc), (resource.RLIMIT_CPU, cpu), (resource.RLIMIT_CORE, 0)):
     if value >= 0:

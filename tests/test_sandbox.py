@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import subprocess
 import sys
 import textwrap
 import time
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dure.sandbox import Limits, network_isolation_prefix, run_sandboxed
+from dure.sandbox import TRAMPOLINE, Limits, network_isolation_prefix, run_sandboxed, sandbox_user
 
 # When dure runs as root the child drops to ``nobody``, which must be able to run the interpreter.
 PYTHON = shutil.which("python3", path="/usr/bin:/usr/local/bin") or sys.executable
@@ -134,6 +135,7 @@ def test_no_network_when_the_kernel_allows_it() -> None:
 
 SELF_SERVED = """
 import socket
+import subprocess
 with socket.socket() as server:
     server.bind(("127.0.0.1", 0))
     server.listen()
@@ -147,6 +149,32 @@ def test_a_program_can_serve_itself_on_the_loopback_interface() -> None:
     result = run_sandboxed(python(SELF_SERVED))
     assert result.ok, result.stderr
     assert result.stdout == "served itself\n"
+
+
+def test_a_kernel_that_refuses_to_bring_loopback_up_still_runs_the_command() -> None:
+    # Outside a private namespace and without privileges, setting the interface's flags fails with EPERM.
+    user, python = sandbox_user(), shutil.which("python3", path="/usr/bin:/bin")
+    if user is None or python is None:
+        pytest.skip("needs root and a system python3, to run the trampoline as an unprivileged user")
+    argv = [
+        python,
+        "-I",
+        "-S",
+        "-c",
+        TRAMPOLINE,
+        "-1",
+        "-1",
+        "-1",
+        "-1",
+        "-1",
+        "-1",
+        "1",
+        "--",
+        "echo",
+        "ran",
+    ]
+    result = subprocess.run(argv, capture_output=True, text=True, user=user[0], group=user[1], check=False)
+    assert (result.returncode, result.stdout) == (0, "ran\n"), result.stderr
 
 
 def test_a_command_that_cannot_start_is_reported() -> None:
