@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import TemporaryRepo
 
-from dure.analyzers import RepoIndex, build_index
+from dure.analyzers import RepoIndex, build_index, builder
 from dure.analyzers.cache import IndexCache
 
 FILES = {
@@ -204,3 +204,36 @@ def test_summaries_kept_in_memory_serve_every_later_build(
     (root / "pkg" / "b.py").write_text(FILES["pkg/b.py"], encoding="utf-8")
     again = build_index(root, cache=cache, save_index=False, loaded=loaded)  # type: ignore[arg-type]
     assert snapshot(again) == snapshot(first) == snapshot(build_index(root, cache=False))
+
+
+def _run_queue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    """Make the builder read ``text`` as the kernel's ``/proc/loadavg``."""
+    fake = tmp_path / "loadavg"
+    fake.write_text(text)
+    monkeypatch.setattr(builder, "RUN_QUEUE", fake)
+    monkeypatch.setattr(builder, "_usable_cores", lambda: 2)
+
+
+@pytest.mark.parametrize(
+    ("loadavg", "idle"),
+    [
+        ("0.10 0.20 0.30 1/96 123\n", 2),  # only this process runs
+        ("1.95 1.50 1.20 1/96 123\n", 2),  # a job that has just ended still weighs on the average
+        ("1.00 1.00 1.00 2/96 123\n", 1),  # one other process runs
+        ("2.00 2.00 2.00 5/96 123\n", 1),  # more than the cores: never fewer than one
+    ],
+)
+def test_idle_cores_follow_the_run_queue_not_the_average(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, loadavg: str, idle: int
+) -> None:
+    _run_queue(tmp_path, monkeypatch, loadavg)
+    assert builder._idle_cores() == idle
+
+
+def test_idle_cores_fall_back_to_the_load_average(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(builder, "RUN_QUEUE", tmp_path / "missing")
+    monkeypatch.setattr(builder, "_usable_cores", lambda: 2)
+    monkeypatch.setattr(builder.os, "getloadavg", lambda: (1.2, 1.0, 1.0))
+    assert builder._idle_cores() == 1
+    monkeypatch.setattr(builder.os, "getloadavg", lambda: (0.1, 0.1, 0.1))
+    assert builder._idle_cores() == 2
