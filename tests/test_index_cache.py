@@ -152,6 +152,29 @@ def test_without_saving_the_index_only_the_file_summaries_are_kept(
     assert snapshot(second) == snapshot(first)
 
 
+def test_entries_written_by_a_background_writer_are_complete_when_the_build_returns(
+    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(builder, "BACKGROUND_WRITES", 1)  # every build with an entry to write forks one
+    forks: list[int] = []
+    real_fork = builder.os.fork
+
+    def counted_fork() -> int:
+        pid = real_fork()
+        if pid:
+            forks.append(pid)
+        return pid
+
+    monkeypatch.setattr(builder.os, "fork", counted_fork)
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    first = build_index(root, cache=cache, save_index=False)
+    assert len(forks) == 1
+    assert len(list(cache.glob("v*/files/*/*.pkl"))) == 5  # the syntax error's diagnostic is kept too
+    second = build_index(root, cache=cache, save_index=False)
+    assert (second.statistics.parsed, len(forks)) == (0, 1)  # nothing left to write: no writer
+    assert snapshot(second) == snapshot(first)
+
+
 @pytest.mark.parametrize("cache", [None, True], ids=["None", "True"])
 def test_default_cache_lives_under_dure_cache(
     temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache: bool | None
