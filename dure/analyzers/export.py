@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from dure.analyzers.index import RepoIndex
-from dure.analyzers.model import Definition
 from dure.files import write_atomic
 
 FORMAT_VERSION = 1
@@ -34,8 +33,8 @@ FORMAT_VERSION = 1
 
 def graph_document(index: RepoIndex) -> dict[str, Any]:
     nodes = [
-        {"name": d.qualname, "kind": d.kind.value, "file": d.file, "line": d.line, "end_line": d.end_line}
-        for d in _sorted_definitions(index)
+        {"name": name, "kind": kind, "file": file, "line": line, "end_line": end_line}
+        for file, line, name, kind, end_line in sorted(index.node_rows())
     ]
     edges = [
         {"caller": caller, "callee": callee, "certainty": certainty, "file": file, "line": line}
@@ -49,9 +48,9 @@ def graph_text(index: RepoIndex) -> str:
     row from the index's tables (no dictionary per node and edge: twice as fast on large graphs)."""
     nodes = ",".join(
         [
-            f'{{"name":{_string(d.qualname)},"kind":{_string(d.kind.value)},"file":{_string(d.file)},'
-            f'"line":{d.line},"end_line":{d.end_line}}}'
-            for d in _sorted_definitions(index)
+            f'{{"name":{_string(name)},"kind":{_string(kind)},"file":{_string(file)},'
+            f'"line":{line},"end_line":{end_line}}}'
+            for file, line, name, kind, end_line in sorted(index.node_rows())
         ]
     )
     edges = ",".join(
@@ -74,10 +73,6 @@ def _header(index: RepoIndex) -> dict[str, Any]:
         "files": index.statistics.files,
         "lines": index.statistics.lines,
     }
-
-
-def _sorted_definitions(index: RepoIndex) -> list[Definition]:
-    return sorted(index.definitions.values(), key=lambda d: (d.file, d.line, d.qualname))
 
 
 def _diagnostics(index: RepoIndex) -> list[str]:

@@ -110,6 +110,13 @@ class RepoIndex:
             self._derived[name] = build()
         return self._derived[name]
 
+    def node_rows(self) -> list[tuple[str, int, str, str, int]]:
+        """``(file, line, qualname, kind, end_line)`` per definition, cheap even before they are loaded."""
+        if self._definitions is None:
+            file, line, end_line = _FILE, _LINE, _END_LINE
+            return [(row[file], row[line], row[0], row[1], row[end_line]) for row in self._raw["definitions"]]
+        return [(d.file, d.line, d.qualname, d.kind.value, d.end_line) for d in self._definitions.values()]
+
     def edge_rows(self) -> list[tuple[str, int, str, str, str]]:
         """``(file, line, caller, callee, certainty)`` per edge, cheap even before call sites are loaded."""
         if self._call_sites is None:
@@ -144,6 +151,10 @@ class RepoIndex:
             for target in site.targets:
                 counts[target.certainty] += 1
         return counts
+
+    @property
+    def definition_count(self) -> int:
+        return len(self._raw["definitions"]) if self._definitions is None else len(self._definitions)
 
     @property
     def call_site_count(self) -> int:
@@ -240,6 +251,7 @@ def _site_from_row(row: tuple[Any, ...]) -> CallSite:
 
 
 _DEFINITION_FIELDS = tuple(f.name for f in fields(Definition))
+_FILE, _LINE, _END_LINE = (_DEFINITION_FIELDS.index(name) for name in ("file", "line", "end_line"))
 
 
 def _definition_row(definition: Definition) -> tuple[Any, ...]:

@@ -53,7 +53,7 @@ def _summary(name: str, index: RepoIndex) -> str:
     stats = index.statistics
     cached = " (cached)" if stats.reused else ""
     return (
-        f"{name}: {stats.files} files, {stats.lines} lines, {len(index.definitions)} definitions, "
+        f"{name}: {stats.files} files, {stats.lines} lines, {index.definition_count} definitions, "
         f"{index.call_site_count} call sites; edges {counts[Certainty.CERTAIN]} certain, "
         f"{counts[Certainty.POSSIBLE]} possible, {counts[Certainty.UNRESOLVED]} unresolved; "
         f"{len(index.diagnostics)} diagnostics; {stats.seconds:.2f} s{cached}"
