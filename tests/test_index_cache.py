@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -156,6 +157,7 @@ def test_entries_written_by_a_background_writer_are_complete_when_the_build_retu
     temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(builder, "BACKGROUND_WRITES", 1)  # every build with an entry to write forks one
+    monkeypatch.setattr(builder, "_may_fork", lambda: True)  # whatever threads earlier tests left running
     forks: list[int] = []
     real_fork = builder.os.fork
 
@@ -173,6 +175,17 @@ def test_entries_written_by_a_background_writer_are_complete_when_the_build_retu
     second = build_index(root, cache=cache, save_index=False)
     assert (second.statistics.parsed, len(forks)) == (0, 1)  # nothing left to write: no writer
     assert snapshot(second) == snapshot(first)
+
+
+def test_no_background_writer_while_another_thread_runs() -> None:
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not builder._may_fork()
+    finally:
+        release.set()
+        other.join()
 
 
 @pytest.mark.parametrize("cache", [None, True], ids=["None", "True"])
