@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from dure.analyzers.program import BUILTIN_NAMES, Program, ScopeKey
 from dure.analyzers.summary import Binding, Ref
@@ -74,6 +74,8 @@ IN_PROGRESS = Vals(frozenset(), False, False)
 
 ParamFlow = Callable[[ScopeKey, int], Vals | None]
 MembersFold = tuple[frozenset[Value], int]  # the values of some parts and how many parts there were
+_K = TypeVar("_K", bound=tuple[Any, str])
+_R = TypeVar("_R")
 
 
 def _incomplete_union(folds: list[MembersFold]) -> Vals:
@@ -96,9 +98,12 @@ class Evaluator:
         self.dependent: dict[tuple[Any, Any], Vals] = {}  # the entries that read a parameter
         self.depth = 0  # computations in progress
         self.cuts = 0  # computations cut short so far (a cycle, or too deep): their callers saw unknown
-        # getattr(objects, computed name) by (objects, name prefix), when computed without parameters or cuts
+        # getattr(objects, computed name) by (objects, name prefix), and the members of one object by (object,
+        # name prefix); see _kept: those that read a parameter are apart, dropped with the dependent entries
         self.computed: dict[tuple[Vals, str], Vals] = {}
-        self.stable_members: dict[tuple[Value, str], MembersFold] = {}  # see _members_fold
+        self.dependent_computed: dict[tuple[Vals, str], Vals] = {}
+        self.stable_members: dict[tuple[Value, str], MembersFold] = {}
+        self.dependent_members: dict[tuple[Value, str], MembersFold] = {}
         self.class_attributes: dict[tuple[str, bool, str], list[str]] = {}
         self.frames: list[bool] = []  # per computation in progress (and call site): did it read a parameter?
         self.param_flow: ParamFlow | None = None
@@ -111,12 +116,15 @@ class Evaluator:
         self.dependent.clear()
         self.computed.clear()
         self.stable_members.clear()
+        self.forget_parameter_dependent()
         self.class_attributes.clear()
         self.transparency.clear()
 
     def forget_parameter_dependent(self) -> None:
         """Drop what was computed from parameter values, before they change (the flow pass)."""
         self.dependent.clear()
+        self.dependent_computed.clear()
+        self.dependent_members.clear()
 
     def _depend(self) -> None:
         if self.frames:
@@ -692,26 +700,9 @@ class Evaluator:
         return found
 
     def computed_members(self, objects: Vals, name: Ref) -> Vals:
-        """``getattr(obj, computed)``: any attribute of a known object whose name fits the known prefix.
-
-        Kept when nothing on the way read a parameter or was cut short: asking again would only find the
-        same memoised members (a class's attributes are asked for from many places).
-        """
+        """``getattr(obj, computed)``: any attribute of a known object whose name fits the known prefix."""
         prefix = name[1] if name[0] == "sp" else ""
-        known = self.computed.get((objects, prefix))
-        if known is not None:
-            return known
-        cuts = self.cuts
-        self.frames.append(False)
-        try:
-            result = self._computed_members(objects, prefix)
-        finally:
-            dependent = self.frames.pop()
-        if dependent:
-            self._depend()
-        elif self.cuts == cuts:
-            self.computed[(objects, prefix)] = result
-        return result
+        return self._kept(self.computed, self.dependent_computed, (objects, prefix), self._computed_members)
 
     def _computed_members(self, objects: Vals, prefix: str) -> Vals:
         folds = [
@@ -723,23 +714,34 @@ class Evaluator:
 
     def _members_fold(self, value: Value, prefix: str) -> MembersFold:
         """The members of one object whose names start with ``prefix``, folded as :func:`union` would see
-        them; kept when computed without parameters or cuts, for then asking again would only find the same
-        memoised values (``getattr`` on every module of the repository asks for thousands)."""
-        known = self.stable_members.get((value, prefix))
+        them (``getattr`` on every module of the repository asks for thousands)."""
+        return self._kept(self.stable_members, self.dependent_members, (value, prefix), self._fold)
+
+    def _fold(self, value: Value, prefix: str) -> MembersFold:
+        parts = self._members(value, prefix)
+        return (frozenset().union(*[part.values for part in parts]), len(parts))
+
+    def _kept(self, stable: dict[_K, _R], dependent: dict[_K, _R], key: _K, compute: Callable[..., _R]) -> _R:
+        """``compute(*key)``, kept when nothing on the way was cut short: asking again would only find the
+        same memoised values, until the parameter-dependent ones are dropped (so are those that read them)."""
+        known = stable.get(key)
         if known is not None:
+            return known
+        known = dependent.get(key)
+        if known is not None:
+            self._depend()
             return known
         cuts = self.cuts
         self.frames.append(False)
         try:
-            parts = self._members(value, prefix)
+            result = compute(*key)
         finally:
-            dependent = self.frames.pop()
-        fold = (frozenset().union(*[part.values for part in parts]), len(parts))
-        if dependent:
+            reads_parameter = self.frames.pop()
+        if self.cuts == cuts:
+            (dependent if reads_parameter else stable)[key] = result
+        if reads_parameter:
             self._depend()
-        elif self.cuts == cuts:
-            self.stable_members[(value, prefix)] = fold
-        return fold
+        return result
 
     def _members(self, value: Value, prefix: str) -> list[Vals]:
         if value[0] == "M":
