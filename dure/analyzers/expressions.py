@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from dure.analyzers.model import Definition, DefinitionKind
-from dure.analyzers.refs import BINARY_DUNDER_NAMES, lambda_name, ref_of, text_of
+from dure.analyzers.refs import BINARY_DUNDER_NAMES, lambda_name, no_super_context, ref_of, text_of
 from dure.analyzers.scopes import ScopeTracker
 from dure.analyzers.summary import (
     UNKNOWN,
@@ -181,12 +181,6 @@ class ExpressionCollector(ScopeTracker):
         if isinstance(value, str) and len(value) <= 100 and IDENTIFIER_LIKE.match(value):
             self.summary.strings.setdefault(value, node.lineno)
 
-    def ref(self, node: ast.expr) -> Ref:
-        """:meth:`ScopeTracker.ref`, with a name (half of all refs) spelt directly as ``ref_of`` spells it."""
-        if type(node) is ast.Name:
-            return ("n", node.id)
-        return ScopeTracker.ref(self, node)
-
     def _call_node(self, node: ast.Call) -> None:
         """Record a call; the ref of each argument is computed once, for the call and for its uses."""
         func = node.func
@@ -258,7 +252,7 @@ class ExpressionCollector(ScopeTracker):
         scope = self._new_scope("lambda", qualname, outer.id)
         scope.params = self._params(node.args)
         self._param_indexes(scope)
-        scope.returns.append(ref_of(node.body, qualname, None))
+        scope.returns.append(ref_of(node.body, qualname, no_super_context))
         if qualname not in self.summary.def_scopes:
             self.summary.def_scopes[qualname] = scope.id
             self.summary.definitions.append(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from dure.analyzers.summary import UNKNOWN, Ref
 
@@ -26,6 +27,8 @@ BINARY_DUNDER_NAMES: dict[type[ast.operator], str] = {
     ast.BitAnd: "__and__",
 }
 _CONTAINER_TYPES: dict[type[ast.AST], str] = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set"}
+#: Called for ``super()`` only: (class, self parameter) of the enclosing method, or None.
+SuperContext = Callable[[], tuple[str, str] | None]
 _COMPREHENSION_TYPES: dict[type[ast.AST], str] = {
     ast.ListComp: "list",
     ast.SetComp: "set",
@@ -48,54 +51,62 @@ def constant_ref(value: object) -> Ref:
     return ("k", type(value).__name__)
 
 
-def ref_of(node: ast.expr, owner: str, super_context: tuple[str, str] | None, depth: int = 0) -> Ref:
-    """The ref of an expression; ``owner`` names lambdas, ``super_context`` is (class, self) in a method."""
+def ref_of(node: ast.expr, owner: str, super_context: SuperContext, depth: int = 0) -> Ref:
+    """The ref of an expression; ``owner`` names lambdas, ``super_context`` gives (class, self) in a method.
+
+    Dispatched on the exact node type (parsed trees hold no subclasses), the commonest first: this runs for
+    most expressions of every file. ``super_context`` is called only for a ``super()`` call.
+    """
     if depth > MAX_DEPTH:
         return UNKNOWN
-    down = depth + 1
-    if isinstance(node, ast.Name):
+    if type(node) is ast.Name:
         return ("n", node.id)
-    if isinstance(node, ast.Attribute):
-        return ("a", ref_of(node.value, owner, super_context, down), node.attr)
-    if isinstance(node, ast.Call):
-        return _call_ref(node, owner, super_context, down)
-    if isinstance(node, ast.Constant):
+    down = depth + 1
+    if type(node) is ast.Attribute:
+        value = node.value
+        if type(value) is ast.Name and down <= MAX_DEPTH:  # ``self.x``: the commonest attribute, inline
+            return ("a", ("n", value.id), node.attr)
+        return ("a", ref_of(value, owner, super_context, down), node.attr)
+    if type(node) is ast.Constant:
         return constant_ref(node.value)
-    if isinstance(node, ast.Lambda):
-        return ("d", lambda_name(owner, node))
-    if isinstance(node, ast.List | ast.Tuple | ast.Set):
-        items = tuple(ref_of(e, owner, super_context, down) for e in node.elts[:MAX_ITEMS])
+    if type(node) is ast.Call:
+        func = node.func
+        if type(func) is ast.Name and func.id == "super" and not node.args:
+            context = super_context()
+            return ("super", *context) if context else UNKNOWN
+        args = [ref_of(a, owner, super_context, down) for a in node.args[:2] if type(a) is not ast.Starred]
+        return ("c", ref_of(func, owner, super_context, down), tuple(args))
+    if type(node) is ast.List or type(node) is ast.Tuple or type(node) is ast.Set:
+        items = tuple([ref_of(e, owner, super_context, down) for e in node.elts[:MAX_ITEMS]])
         return ("q", _CONTAINER_TYPES[type(node)], items)
-    if isinstance(node, ast.Dict):
-        values = tuple(ref_of(v, owner, super_context, down) for v in node.values[:MAX_ITEMS])
-        return ("q", "dict", values)
-    if isinstance(node, ast.Subscript):
+    if type(node) is ast.Subscript:
         key = node.slice
-        if isinstance(key, ast.Slice):  # a slice of a container holds the same kind of items
+        if type(key) is ast.Slice:  # a slice of a container holds the same kind of items
             return ref_of(node.value, owner, super_context, down)
-        constant = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str | int) else None
+        constant = key.value if type(key) is ast.Constant and isinstance(key.value, str | int) else None
         return ("i", ref_of(node.value, owner, super_context, down), constant)
-    if isinstance(node, ast.IfExp):
-        choices = (node.body, node.orelse)
-        return ("or", tuple(ref_of(c, owner, super_context, down) for c in choices))
-    if isinstance(node, ast.BoolOp):
-        return ("or", tuple(ref_of(v, owner, super_context, down) for v in node.values))
-    if isinstance(node, ast.NamedExpr | ast.Await):
-        return ref_of(node.value, owner, super_context, down)
-    if isinstance(node, ast.JoinedStr):
-        return _fstring_ref(node)
-    if isinstance(node, ast.BinOp):
+    if type(node) is ast.Dict:
+        values = tuple([ref_of(v, owner, super_context, down) for v in node.values[:MAX_ITEMS]])
+        return ("q", "dict", values)
+    if type(node) is ast.BinOp:
         return _binop_ref(node, owner, super_context, down)
+    if type(node) is ast.BoolOp:
+        return ("or", tuple([ref_of(v, owner, super_context, down) for v in node.values]))
+    if type(node) is ast.IfExp:
+        choices = (node.body, node.orelse)
+        return ("or", tuple([ref_of(c, owner, super_context, down) for c in choices]))
+    if type(node) is ast.Lambda:
+        return ("d", lambda_name(owner, node))
+    if type(node) is ast.NamedExpr or type(node) is ast.Await:
+        return ref_of(node.value, owner, super_context, down)
+    if type(node) is ast.JoinedStr:
+        return _fstring_ref(node)
     comprehension = _COMPREHENSION_TYPES.get(type(node))
     return ("k", comprehension) if comprehension else UNKNOWN
 
 
-def _call_ref(node: ast.Call, owner: str, super_context: tuple[str, str] | None, depth: int) -> Ref:
-    func = node.func
-    if type(func) is ast.Name and func.id == "super" and not node.args:
-        return ("super", *super_context) if super_context else UNKNOWN
-    args = tuple(ref_of(a, owner, super_context, depth) for a in node.args[:2] if type(a) is not ast.Starred)
-    return ("c", ref_of(func, owner, super_context, depth), args)
+def no_super_context() -> None:
+    """The ``super_context`` of an expression that cannot see a method's class (a lambda's body)."""
 
 
 def _fstring_ref(node: ast.JoinedStr) -> Ref:
@@ -108,11 +119,11 @@ def _fstring_ref(node: ast.JoinedStr) -> Ref:
     return ("s", "".join(prefix))
 
 
-def _binop_ref(node: ast.BinOp, owner: str, super_context: tuple[str, str] | None, depth: int) -> Ref:
+def _binop_ref(node: ast.BinOp, owner: str, super_context: SuperContext, depth: int) -> Ref:
     """``a + b`` is what ``a.__add__(b)`` returns; string formatting and concatenation give strings."""
     left = node.left
-    if isinstance(left, ast.Constant) and isinstance(left.value, str):
-        return ("sp", left.value) if isinstance(node.op, ast.Add) else ("k", "str")
+    if type(left) is ast.Constant and isinstance(left.value, str):
+        return ("sp", left.value) if type(node.op) is ast.Add else ("k", "str")
     dunder = BINARY_DUNDER_NAMES.get(type(node.op))
     if dunder is None:
         return UNKNOWN
@@ -145,25 +156,29 @@ def ref_text(ref: Ref) -> str:
 
 def text_of(node: ast.expr) -> str:
     """A short source-like spelling of a called expression (``self.run``, ``a.b().c``)."""
+    if type(node) is ast.Name:
+        return node.id
+    if type(node) is ast.Attribute and type(node.value) is ast.Name:
+        return f"{node.value.id}.{node.attr}"
     parts: list[str] = []
     current: ast.expr = node
     for _ in range(MAX_DEPTH):
-        if isinstance(current, ast.Attribute):
-            parts.append(current.attr)
+        if type(current) is ast.Attribute:
+            parts.append(f".{current.attr}")
             current = current.value
-        elif isinstance(current, ast.Name):
+        elif type(current) is ast.Name:
             parts.append(current.id)
             break
-        elif isinstance(current, ast.Call):
+        elif type(current) is ast.Call:
             parts.append("()")
             current = current.func
-        elif isinstance(current, ast.Subscript):
+        elif type(current) is ast.Subscript:
             parts.append("[]")
             current = current.value
         else:
             parts.append(f"<{type(current).__name__.lower()}>")
             break
-    text = ""
-    for part in reversed(parts):
-        text += part if part in ("()", "[]") or not text else f".{part}"
-    return text
+    parts.reverse()
+    if parts[0][0] == ".":  # the walk stopped inside a chain of attributes
+        parts[0] = parts[0][1:]
+    return "".join(parts)
