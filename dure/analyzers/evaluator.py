@@ -543,13 +543,15 @@ class Evaluator:
     def _instance_member(self, cls: str, attr: str) -> Vals:
         program = self.program
         parts: list[Vals] = []
+        class_scopes = program.class_scopes
+        elsewhere = attr in program.attrs_stored_elsewhere  # rarely: most attributes are stored by methods
         for klass in program.mro(cls):
-            scope = program.class_scope(klass)
+            scope = class_scopes.get(klass)
             stores = scope.instance_attrs.get(attr) if scope else None
             if stores:
                 module = program.def_scope[klass][0]
                 parts.extend(self.evaluate(ref, (module, where)) for ref, where in stores)
-            extra = program.extra_instance_attrs.get((klass, attr))
+            extra = program.extra_instance_attrs.get((klass, attr)) if elsewhere else None
             if extra:
                 parts.extend(self.binding(b, where) for b, where in extra)
         for klass, bindings in program.class_member(cls, attr):

@@ -42,9 +42,13 @@ class Program:
         for module, summary in self.summaries.items():
             for qualname, scope_id in summary.def_scopes.items():
                 self.def_scope.setdefault(qualname, (module, scope_id))
+        # bindings made from another scope (see bind_elsewhere, store_elsewhere), and the names they bind: a
+        # name outside these sets is bound in a scope only if that scope's own bindings name it
         self.extra_bindings: dict[tuple[ScopeKey, str], list[tuple[Binding, ScopeKey]]] = defaultdict(list)
-        self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         self.extra_instance_attrs: dict[tuple[str, str], list[tuple[Binding, ScopeKey]]] = defaultdict(list)
+        self.names_bound_elsewhere: set[str] = set()
+        self.attrs_stored_elsewhere: set[str] = set()
+        self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         self._eager_call_lines: dict[str, list[int]] = {}
         self.dynamic_namespaces: set[str] = set()  # modules whose globals are written through globals()
         self._bindings_memo: dict[tuple[ScopeKey, str, bool], list[tuple[Binding, ScopeKey]]] = {}
@@ -71,13 +75,23 @@ class Program:
         return (module, 0) if module in self.summaries else None
 
     def class_scope(self, qualname: str) -> Scope | None:
-        return self._class_scopes.get(qualname)
+        return self.class_scopes.get(qualname)
 
     @cached_property
-    def _class_scopes(self) -> dict[str, Scope]:
+    def class_scopes(self) -> dict[str, Scope]:
         """The body of every class by qualified name (definitions never change: kept by ``clear_memo``)."""
         scopes = {qualname: self.scope(key) for qualname, key in self.def_scope.items()}
         return {qualname: scope for qualname, scope in scopes.items() if scope.kind == "class"}
+
+    def bind_elsewhere(self, key: ScopeKey, name: str, binding: Binding, where: ScopeKey) -> None:
+        """``module.name = value`` or ``Class.name = value``, run in scope ``where``, binds in ``key``."""
+        self.extra_bindings[(key, name)].append((binding, where))
+        self.names_bound_elsewhere.add(name)
+
+    def store_elsewhere(self, cls: str, attr: str, binding: Binding, where: ScopeKey) -> None:
+        """``obj.attr = value`` on an instance of ``cls``, run in scope ``where`` outside its methods."""
+        self.extra_instance_attrs[(cls, attr)].append((binding, where))
+        self.attrs_stored_elsewhere.add(attr)
 
     def bindings(self, key: ScopeKey, name: str, *, runtime: bool = True) -> list[tuple[Binding, ScopeKey]]:
         """The bindings of ``name`` made directly in scope ``key`` (and by assignments from elsewhere).
@@ -85,6 +99,9 @@ class Program:
         In a module or class body, a later unguarded binding replaces the earlier ones: what code running
         after the body sees starts at the last binding made outside any ``if``/``try``/loop.
         """
+        bound_here = self.summaries[key[0]].scopes[key[1]].bindings
+        if name not in bound_here and name not in self.names_bound_elsewhere:
+            return []  # most asks, along MROs and star imports: no need for the memo
         memo_key = (key, name, runtime)
         found = self._bindings_memo.get(memo_key)
         if found is None:
@@ -404,7 +421,12 @@ class Program:
         return found
 
     def _class_member(self, cls: str, name: str) -> list[tuple[str, list[tuple[Binding, ScopeKey]]]]:
+        class_scopes = self.class_scopes
+        anywhere = name in self.names_bound_elsewhere
         for klass in self.mro(cls):
+            scope = class_scopes.get(klass)
+            if scope is not None and not anywhere and name not in scope.bindings:
+                continue  # what bindings() would say, without a call
             key = self.def_scope.get(klass)
             if key is None:
                 continue

@@ -188,7 +188,7 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
             for value in ordered(evaluator.evaluate(store.base, key).values):
                 binding = Binding("valin", store.value, key)
                 if value[0] == "I":
-                    program.extra_instance_attrs[(value[1], store.attr)].append((binding, key))
+                    program.store_elsewhere(value[1], store.attr, binding, key)
                     continue
                 if value[0] == "M":
                     target_key = program.module_scope(value[1])
@@ -198,7 +198,7 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                     continue
                 if target_key is None:
                     continue
-                program.extra_bindings[(target_key, store.attr)].append((binding, key))
+                program.bind_elsewhere(target_key, store.attr, binding, key)
                 if not (owner == value[1] or owner.startswith(value[1] + ".")):
                     found.append(
                         Uncertainty(
