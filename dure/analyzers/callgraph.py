@@ -79,12 +79,9 @@ class CallResolver:
     def _first_resolution(self, site: ResolvedSite) -> None:
         """Resolve ``site`` and note whether that read a parameter: if not, the flow pass, which only changes
         parameter values, would resolve it to the same targets again."""
-        frames = self.evaluator.frames
-        frames.append(False)
-        try:
-            site.targets = self.resolve(site)
-        finally:
-            site.reads_parameters = frames.pop()
+        reads = self.evaluator.reads
+        site.targets = self.resolve(site)
+        site.reads_parameters = self.evaluator.reads != reads
 
     def _on_parameter(self, site: ResolvedSite) -> bool:
         root = site.record.func

@@ -105,7 +105,9 @@ class Evaluator:
         self.stable_members: dict[tuple[Value, str], MembersFold] = {}
         self.dependent_members: dict[tuple[Value, str], MembersFold] = {}
         self.class_attributes: dict[tuple[str, bool, str], list[str]] = {}
-        self.frames: list[bool] = []  # per computation in progress (and call site): did it read a parameter?
+        # parameter values read so far, and parameter-dependent results used: a computation read a parameter
+        # when the count moved while it ran
+        self.reads = 0
         self.param_flow: ParamFlow | None = None
         self.transparency: dict[str, bool] = {}
         self.modules_by_prefix: dict[str, Vals] = {}  # see _modules_starting (never cleared)
@@ -113,7 +115,6 @@ class Evaluator:
     def reset(self) -> None:
         self.program.clear_memo()
         self.memo.clear()
-        self.dependent.clear()
         self.computed.clear()
         self.stable_members.clear()
         self.forget_parameter_dependent()
@@ -126,21 +127,16 @@ class Evaluator:
         self.dependent_computed.clear()
         self.dependent_members.clear()
 
-    def _depend(self) -> None:
-        if self.frames:
-            self.frames[-1] = True
-
-    def _memoised(self, memo_key: tuple[Any, Any], compute: Callable[..., Vals], *args: Any) -> Vals:
-        """Memoised, cycle-safe and depth-bounded ``compute(*args)`` that tracks dependence on parameters.
+    def _memoised(self, memo_key: Any, compute: Callable[[Any], Vals]) -> Vals:
+        """Memoised, cycle-safe and depth-bounded ``compute(memo_key)`` that tracks dependence on parameters.
 
         Callers look ``memo`` up first: most lookups hit, and a hit then costs no call. A cycle finds
-        IN_PROGRESS there, which is unknown.
+        IN_PROGRESS there, which is unknown. The key holds the arguments of ``compute``: one argument of
+        fixed arity keeps the call cheap.
         """
-        frames = self.frames
         cached = self.dependent.get(memo_key)
         if cached is not None:
-            if frames:
-                frames[-1] = True
+            self.reads += 1
             return cached
         if self.depth > MAX_DEPTH:
             self.cuts += 1
@@ -148,20 +144,17 @@ class Evaluator:
         memo = self.memo
         memo[memo_key] = IN_PROGRESS
         self.depth += 1
-        frames.append(False)
+        reads = self.reads
         try:
-            result = compute(*args)
+            result = compute(memo_key)
         except BaseException:
             del memo[memo_key]
             raise
         finally:
             self.depth -= 1
-            dependent = frames.pop()
-        if dependent:
+        if self.reads != reads:
             del memo[memo_key]
             self.dependent[memo_key] = result
-            if frames:
-                frames[-1] = True
         else:
             memo[memo_key] = result
         return result
@@ -175,7 +168,7 @@ class Evaluator:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, self._evaluate, ref, key)
+        return self._memoised(memo_key, self._evaluate)
 
     def evaluate_before(self, ref: Ref, key: ScopeKey, line: int) -> Vals:
         """``ref`` as evaluated when the statement at ``line`` runs: ``class A(A):`` names the older ``A``."""
@@ -190,7 +183,8 @@ class Evaluator:
         last = max((i for i, b in enumerate(earlier) if not b.guarded), default=0)
         return union([self.binding(b, key) for b in earlier[last:]])
 
-    def _evaluate(self, ref: Ref, key: ScopeKey) -> Vals:
+    def _evaluate(self, memo_key: tuple[ScopeKey, Ref]) -> Vals:
+        key, ref = memo_key
         tag = ref[0]
         if tag == "n":
             return self.name(ref[1], key)
@@ -294,9 +288,10 @@ class Evaluator:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, self._binding, binding, key)
+        return self._memoised(memo_key, self._binding)
 
-    def _binding(self, binding: Binding, key: ScopeKey) -> Vals:
+    def _binding(self, memo_key: tuple[ScopeKey, Binding]) -> Vals:
+        key, binding = memo_key
         kind = binding.kind  # the most frequent kinds first
         if kind == "param":
             return self.parameter(key, binding.a)
@@ -440,7 +435,7 @@ class Evaluator:
             return single(("C", scope.method_of, False))
         if param.kind in ("var_positional", "var_keyword"):
             return single(("XI", "builtins.tuple" if param.kind == "var_positional" else "builtins.dict"))
-        self._depend()  # its value changes when arguments flow in
+        self.reads += 1  # its value changes when arguments flow in
         if self.param_flow is not None:
             flowed = self.param_flow(key, index)
             if flowed is not None:
@@ -529,9 +524,10 @@ class Evaluator:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, self._dispatched_member, cls, attr, exact)
+        return self._memoised(memo_key, self._dispatched_member)
 
-    def _dispatched_member(self, cls: str, attr: str, exact: bool) -> Vals:
+    def _dispatched_member(self, memo_key: tuple[Value, tuple[str, str]]) -> Vals:
+        (_, cls, exact), (_, attr) = memo_key
         if exact:
             return union([self._instance_member(cls, attr)])
         dispatched = self.program.dispatch_classes(cls, attr)
@@ -606,9 +602,10 @@ class Evaluator:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, self._class_member, cls, attr, exact)
+        return self._memoised(memo_key, self._class_member)
 
-    def _class_member(self, cls: str, attr: str, exact: bool) -> Vals:
+    def _class_member(self, memo_key: tuple[Value, tuple[str, str]]) -> Vals:
+        (_, cls, exact), (_, attr) = memo_key
         parts: list[Vals] = []
         for klass in [cls] if exact else self.program.dispatch_classes(cls, attr):
             for owner, bindings in self.program.class_member(klass, attr):
@@ -731,18 +728,13 @@ class Evaluator:
             return known
         known = dependent.get(key)
         if known is not None:
-            self._depend()
+            self.reads += 1
             return known
         cuts = self.cuts
-        self.frames.append(False)
-        try:
-            result = compute(*key)
-        finally:
-            reads_parameter = self.frames.pop()
+        reads = self.reads
+        result = compute(*key)
         if self.cuts == cuts:
-            (dependent if reads_parameter else stable)[key] = result
-        if reads_parameter:
-            self._depend()
+            (dependent if self.reads != reads else stable)[key] = result
         return result
 
     def _members(self, value: Value, prefix: str) -> list[Vals]:
@@ -783,9 +775,10 @@ class Evaluator:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, self._returns, qualname)
+        return self._memoised(memo_key, self._returns)
 
-    def _returns(self, qualname: str) -> Vals:
+    def _returns(self, memo_key: tuple[str, str]) -> Vals:
+        qualname = memo_key[1]
         key = self.program.def_scope.get(qualname)
         result = UNKNOWN_VALS
         if key is not None:
