@@ -57,10 +57,8 @@ def dynamic_uncertainties(site: ResolvedSite, caller: str, evaluator: Evaluator)
     file = evaluator.program.summaries[site.module].relpath
     if callees & GETATTR_LIKE or "builtins.setattr" in callees:
         name = args[1] if len(args) > 1 else None
-        reading = "builtins.hasattr" in callees or (
-            "builtins.getattr" in callees and not _result_may_be_called(evaluator.program, site)
-        )
-        if (name is None or name[0] != "s") and not reading:
+        computed = name is None or name[0] != "s"  # asked first: most names are constant, and cheap to tell
+        if computed and not _only_reads(site, callees, evaluator.program):
             kind = UncertaintyKind.SETATTR if "builtins.setattr" in callees else UncertaintyKind.GETATTR
             objects = evaluator.evaluate(args[0], site.key) if args else Vals(frozenset(), False, False)
             yield Uncertainty(
@@ -95,6 +93,13 @@ def dynamic_uncertainties(site: ResolvedSite, caller: str, evaluator: Evaluator)
             f"{record.text}() exposes a namespace",
             (f"member:{site.module}",),
         )
+
+
+def _only_reads(site: ResolvedSite, callees: set[str], program: Program) -> bool:
+    """``hasattr``, or a ``getattr`` whose result nothing calls: no code of the repository runs."""
+    return "builtins.hasattr" in callees or (
+        "builtins.getattr" in callees and not _result_may_be_called(program, site)
+    )
 
 
 def _result_may_be_called(program: Program, site: ResolvedSite) -> bool:
