@@ -16,7 +16,7 @@ from dure.analyzers.expressions import BINARY_DUNDERS, ExpressionCollector, is_g
 from dure.analyzers.model import Definition, DefinitionKind, Import, ImportCondition, Parameter
 from dure.analyzers.refs import text_of
 from dure.analyzers.source import SourceFile
-from dure.analyzers.summary import UNKNOWN, Binding, ModuleSummary, Ref, Scope
+from dure.analyzers.summary import UNKNOWN, ModuleSummary, Ref, Scope
 
 IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
@@ -59,11 +59,12 @@ class ModuleCollector(ExpressionCollector):
     def body(self, statements: list[ast.stmt]) -> None:
         if statements:
             first = statements[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+            if type(first) is ast.Expr and type(first.value) is ast.Constant:
                 self.docstring_nodes.add(id(first.value))
+        handlers = self.STATEMENTS
         for statement in statements:
             self.line = statement.lineno
-            handler = self.STATEMENTS.get(type(statement))
+            handler = handlers.get(type(statement))
             if handler is None:
                 raise NotImplementedError(f"unhandled statement {type(statement).__name__}")
             handler(self, statement)
@@ -89,19 +90,23 @@ class ModuleCollector(ExpressionCollector):
             self.expr(decorator)
         self._defaults(node.args)
         scope = self._new_scope("function", qualname, outer.id)
-        scope.is_async = isinstance(node, ast.AsyncFunctionDef)
-        scope.decorators = tuple(self.ref(d) for d in node.decorator_list)
-        scope.decorator_texts = tuple(self.segment(d) for d in node.decorator_list)
+        scope.is_async = type(node) is ast.AsyncFunctionDef
+        if node.decorator_list:
+            scope.decorators = tuple([self.ref(d) for d in node.decorator_list])
+            scope.decorator_texts = tuple([self.segment(d) for d in node.decorator_list])
         if outer.kind == "class":
             scope.method_of = outer.owner
             scope.method_kind = self._method_kind(scope.decorator_texts)
-        scope.params = self._params(node.args)
+        params, parameters = self._signature(node.args)
+        scope.params = tuple(params)
         scope.returns_annotation = self._annotation_ref(node.returns)
         self.summary.def_scopes.setdefault(qualname, scope.id)
         kind = DefinitionKind.METHOD if outer.kind == "class" else DefinitionKind.FUNCTION
-        self._define(node, qualname, kind, scope)
-        self._decorate(node, qualname, scope.decorators)
-        self.bind(node.name, Binding("def", qualname, scope.id))
+        returns = self.segment(node.returns) if node.returns else None
+        self._define(node, qualname, kind, scope, parameters=tuple(parameters), returns=returns)
+        if node.decorator_list:
+            self._decorate(node, qualname, scope.decorators)
+        self.bind(node.name, "def", qualname, scope.id)
         self._param_indexes(scope)
         self._scope_body(scope, node.body)
 
@@ -129,12 +134,10 @@ class ModuleCollector(ExpressionCollector):
         qualname: str,
         kind: DefinitionKind,
         scope: Scope,
+        *,
+        parameters: tuple[Parameter, ...] = (),
+        returns: str | None = None,
     ) -> None:
-        parameters: tuple[Parameter, ...] = ()
-        returns = None
-        if not isinstance(node, ast.ClassDef):
-            parameters = tuple(self._parameter(node.args))
-            returns = self.segment(node.returns) if node.returns else None
         self.summary.definitions.append(
             Definition(
                 qualname,
@@ -148,7 +151,7 @@ class ModuleCollector(ExpressionCollector):
                 parameters,
                 returns,
                 _docstring(node.body),
-                isinstance(node, ast.AsyncFunctionDef),
+                type(node) is ast.AsyncFunctionDef,
                 self.summary.is_test,
             )
         )
@@ -181,7 +184,7 @@ class ModuleCollector(ExpressionCollector):
         self._define(node, qualname, DefinitionKind.CLASS, scope)
         self._call(node, "classdef", ("d", qualname), f"class {node.name}")  # metaclass, __init_subclass__
         self._decorate(node, qualname, scope.decorators)
-        self.bind(node.name, Binding("class", qualname, scope.id))
+        self.bind(node.name, "class", qualname, scope.id)
         self._scope_body(scope, node.body)
 
     def _base_ref(self, node: ast.expr) -> Ref:
@@ -219,7 +222,7 @@ class ModuleCollector(ExpressionCollector):
             self.target(node.target, value, node.value)
         elif isinstance(node.target, ast.Name):
             annotation = self._annotation_ref(node.annotation)
-            self.bind(node.target.id, Binding("ann", annotation))
+            self.bind(node.target.id, "ann", annotation)
         elif isinstance(node.target, ast.Attribute):
             self.expr(node.target.value)
 
@@ -234,9 +237,9 @@ class ModuleCollector(ExpressionCollector):
             if node.target.id == "__all__":
                 self._set_all(node.value, extend=True)
             elif dunder:
-                self.bind(node.target.id, Binding("aug", "__i" + dunder[2:]))
+                self.bind(node.target.id, "aug", "__i" + dunder[2:])
             else:
-                self.bind(node.target.id, Binding("unknown", "augmented assignment"))
+                self.bind(node.target.id, "unknown", "augmented assignment")
 
     def for_(self, node: ast.For | ast.AsyncFor) -> None:
         self.expr(node.iter)
@@ -286,7 +289,7 @@ class ModuleCollector(ExpressionCollector):
             self._call(item.context_expr, kind, manager, "async with" if kind == "awith" else "with")
             if item.optional_vars is not None:
                 if isinstance(item.optional_vars, ast.Name):
-                    self.bind(item.optional_vars.id, Binding("enter", manager, kind == "awith"))
+                    self.bind(item.optional_vars.id, "enter", manager, kind == "awith")
                 else:
                     self.target(item.optional_vars, UNKNOWN, None)
         self.body(node.body)
@@ -306,7 +309,7 @@ class ModuleCollector(ExpressionCollector):
                 self.expr(handler.type)
             if handler.name:
                 exception = self.ref(handler.type) if handler.type is not None else ("k", "BaseException")
-                self.bind(handler.name, Binding("exc", exception))
+                self.bind(handler.name, "exc", exception)
             self.body(handler.body)
         self.condition = saved
         self.body(node.orelse)
@@ -315,22 +318,22 @@ class ModuleCollector(ExpressionCollector):
     def import_(self, node: ast.Import) -> None:
         for alias in node.names:
             if alias.asname:
-                self.bind(alias.asname, Binding("import", alias.name))
+                self.bind(alias.asname, "import", alias.name)
                 self._import(alias.asname, alias.name, node, 0)
             else:
                 top = alias.name.partition(".")[0]
-                self.bind(top, Binding("import", top))
+                self.bind(top, "import", top)
                 self._import(top, alias.name, node, 0)
 
     def import_from(self, node: ast.ImportFrom) -> None:
         base = self._absolute(node.module, node.level)
         for alias in node.names:
             if alias.name == "*":
-                self.bind("*", Binding("from", base, "*"))
+                self.bind("*", "from", base, "*")
                 self._import("*", base, node, node.level, star=True)
                 continue
             local = alias.asname or alias.name
-            self.bind(local, Binding("from", base, alias.name))
+            self.bind(local, "from", base, alias.name)
             self._import(local, f"{base}.{alias.name}" if base else alias.name, node, node.level)
 
     def _absolute(self, module: str | None, level: int) -> str:
@@ -383,7 +386,7 @@ class ModuleCollector(ExpressionCollector):
         if isinstance(node, ast.Delete):
             for target in node.targets:
                 if isinstance(target, ast.Name):
-                    self.bind(target.id, Binding("unknown", "deleted"))
+                    self.bind(target.id, "unknown", "deleted")
 
     def raise_(self, node: ast.Raise) -> None:
         """``raise E`` instantiates the class ``E`` (``raise E(...)`` is an ordinary call)."""
@@ -402,7 +405,7 @@ class ModuleCollector(ExpressionCollector):
             for child in ast.walk(case.pattern):
                 name = getattr(child, "name", None) or getattr(child, "rest", None)
                 if isinstance(name, str):
-                    self.bind(name, Binding("unknown", "match capture"))
+                    self.bind(name, "unknown", "match capture")
                 if isinstance(child, ast.expr):
                     self.expr(child)
             if case.guard is not None:
@@ -412,7 +415,7 @@ class ModuleCollector(ExpressionCollector):
     def type_alias(self, node: ast.stmt) -> None:
         name = getattr(node, "name", None)
         if isinstance(name, ast.Name):
-            self.bind(name.id, Binding("unknown", "type alias"))
+            self.bind(name.id, "unknown", "type alias")
 
     def _set_all(self, value: ast.expr, *, extend: bool) -> None:
         if self.scope.kind != "module":

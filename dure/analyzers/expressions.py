@@ -12,12 +12,18 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from dure.analyzers.model import Definition, DefinitionKind
-from dure.analyzers.refs import BINARY_DUNDER_NAMES, lambda_name, no_super_context, ref_of, text_of
+from dure.analyzers.refs import (
+    BINARY_DUNDER_NAMES,
+    constant_ref,
+    lambda_name,
+    no_super_context,
+    ref_of,
+    text_of,
+)
 from dure.analyzers.scopes import ScopeTracker
 from dure.analyzers.summary import (
     UNKNOWN,
     AttributeStore,
-    Binding,
     CallRecord,
     ContainerAdd,
     Ref,
@@ -39,6 +45,11 @@ SUBSCRIPT_DUNDERS: dict[type[ast.expr_context], str] = {
     ast.Load: "__getitem__",
     ast.Store: "__setitem__",
     ast.Del: "__delitem__",
+}
+#: The call kind of an operator's dunder (``op:__add__``).
+OPERATOR_KINDS: dict[str, str] = {
+    dunder: f"op:{dunder}"
+    for dunder in (*BINARY_DUNDER_NAMES.values(), *COMPARE_DUNDERS.values(), *SUBSCRIPT_DUNDERS.values())
 }
 #: Container methods that add an item, and the position of the added item among their arguments.
 CONTAINER_ADDERS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "extend": 0, "setdefault": 1}
@@ -64,6 +75,13 @@ INERT: frozenset[type[ast.AST]] = frozenset(
 Stack = list[tuple[ast.AST, Scope]]
 #: Expressions whose value, used other than by calling it, may be called elsewhere.
 VALUE_NODES: frozenset[type[ast.AST]] = frozenset({ast.Name, ast.Attribute, ast.Lambda})
+
+
+def _push(stack: Stack, scope: Scope, *nodes: ast.expr | None) -> None:
+    """Push the given children of a node but the absent and the inert ones, in order."""
+    for node in nodes:
+        if node is not None and type(node) not in INERT:
+            stack.append((node, scope))
 
 
 def _push_children(node: ast.AST, scope: Scope, stack: Stack) -> None:
@@ -105,22 +123,66 @@ class ExpressionCollector(ScopeTracker):
         """A name: nothing to record (comprehensions and lambdas push them unfiltered)."""
 
     def _constant(self, node: ast.Constant, stack: Stack) -> None:
-        if isinstance(node.value, str):
-            self._string(node)
+        """Note an identifier-like string (a name looked up at run time, perhaps), but a docstring."""
+        value = node.value
+        if type(value) is not str or len(value) > 100:
+            return
+        strings = self.summary.strings
+        if value not in strings and id(node) not in self.docstring_nodes and IDENTIFIER_LIKE.match(value):
+            strings[value] = node.lineno
 
     def _call_expression(self, node: ast.Call, stack: Stack) -> None:
-        self._call_node(node)
+        """Record a call and its arguments' uses, then walk the callee's receiver and the arguments.
+
+        The ref of each argument is computed once, for the call and for its use; names, the commonest
+        arguments, are spelt here, and constants that hold no string are not walked.
+        """
         scope = self.scope
         func = node.func
-        callee = func.value if isinstance(func, ast.Attribute) else func
+        arguments = node.args
+        uses = self.summary.uses
+        refs: list[Ref] = []
+        walk: Stack = []
+        for argument in arguments:
+            if type(argument) is ast.Name:
+                ref: Ref = ("n", argument.id)
+                uses.append(_new_record(ValueUse, (scope.id, ref, argument.lineno)))
+            elif type(argument) is ast.Constant:
+                ref = constant_ref(argument.value)
+                if type(argument.value) is str:
+                    walk.append((argument, scope))
+            elif type(argument) is ast.Starred:
+                ref = UNKNOWN
+                self._use(argument.value)
+                walk.append((argument, scope))
+            else:
+                ref = self.ref(argument)
+                self._use_ref(argument, ref)
+                walk.append((argument, scope))
+            refs.append(ref)
+        args = tuple(refs)
+        keywords: tuple[tuple[str | None, Ref], ...] = ()
+        if node.keywords:
+            keywords = tuple([(k.arg, self.ref(k.value)) for k in node.keywords])
+            for keyword, (_, ref) in zip(node.keywords, keywords, strict=True):
+                if type(keyword.value) is not ast.Constant:
+                    self._use_ref(keyword.value, ref)
+        if arguments and type(func) is ast.Attribute and func.attr in CONTAINER_ADDERS:
+            self._container_add(func, arguments, args)
+        line, column = node.lineno, node.col_offset
+        end = (func.end_lineno or line, func.end_col_offset or column)
+        record = (scope.id, line, column, "call", self.ref(func), args, keywords, text_of(func), end)
+        self.summary.calls.append(_new_record(CallRecord, record))
+        callee = func.value if type(func) is ast.Attribute else func
         if type(callee) not in INERT:
             stack.append((callee, scope))
-        stack.extend([(a, scope) for a in node.args if type(a) not in INERT])
-        stack.extend([(k.value, scope) for k in node.keywords if type(k.value) not in INERT])
+        stack += walk
+        if node.keywords:
+            stack.extend([(k.value, scope) for k in node.keywords if type(k.value) not in INERT])
 
     def _attribute(self, node: ast.Attribute, stack: Stack) -> None:
         scope = self.scope
-        if isinstance(node.ctx, ast.Load):  # a property read is a call; most reads are not: kept light
+        if type(node.ctx) is ast.Load:  # a property read is a call; most reads are not: kept light
             load = (scope.id, node.lineno, node.col_offset, self.ref(node.value), node.attr)
             self.summary.attribute_loads.append(load)
         if type(node.value) not in INERT:
@@ -129,21 +191,23 @@ class ExpressionCollector(ScopeTracker):
     def _binary(self, node: ast.BinOp, stack: Stack) -> None:
         dunder = BINARY_DUNDERS.get(type(node.op))
         if dunder:
-            self._call(node, f"op:{dunder}", self.ref(node.left), dunder)
-        _push_children(node, self.scope, stack)
+            self._call(node, OPERATOR_KINDS[dunder], self.ref(node.left), dunder)
+        _push(stack, self.scope, node.left, node.right)
 
     def _comparison(self, node: ast.Compare, stack: Stack) -> None:
         self._compare(node)
-        _push_children(node, self.scope, stack)
+        scope = self.scope
+        _push(stack, scope, node.left)
+        stack.extend([(c, scope) for c in node.comparators if type(c) not in INERT])
 
     def _subscript(self, node: ast.Subscript, stack: Stack) -> None:
         dunder = SUBSCRIPT_DUNDERS.get(type(node.ctx))
         if dunder is not None:
-            self._call(node, f"op:{dunder}", self.ref(node.value), dunder)
-        _push_children(node, self.scope, stack)
+            self._call(node, OPERATOR_KINDS[dunder], self.ref(node.value), dunder)
+        _push(stack, self.scope, node.value, node.slice)
 
     def _named(self, node: ast.NamedExpr, stack: Stack) -> None:
-        self.bind(node.target.id, Binding("val", self.ref(node.value)))
+        self.bind(node.target.id, "val", self.ref(node.value))
         stack.append((node.value, self.scope))
 
     def _yield(self, node: ast.Yield | ast.YieldFrom, stack: Stack) -> None:
@@ -157,49 +221,27 @@ class ExpressionCollector(ScopeTracker):
     def _sequence(self, node: ast.List | ast.Tuple | ast.Set, stack: Stack) -> None:
         for item in node.elts:
             self._use(item)
-        _push_children(node, self.scope, stack)
+        scope = self.scope
+        stack.extend([(item, scope) for item in node.elts if type(item) not in INERT])
 
     def _dict(self, node: ast.Dict, stack: Stack) -> None:
         for item in node.values:
             self._use(item)
-        _push_children(node, self.scope, stack)
+        scope = self.scope
+        stack.extend([(key, scope) for key in node.keys if key is not None and type(key) not in INERT])
+        stack.extend([(item, scope) for item in node.values if type(item) not in INERT])
 
     def _compare(self, node: ast.Compare) -> None:
         left = node.left
         for operator, right in zip(node.ops, node.comparators, strict=True):
-            if isinstance(operator, ast.In | ast.NotIn):
+            kind = type(operator)
+            if kind is ast.In or kind is ast.NotIn:
                 self._call(node, "op:__contains__", self.ref(right), "__contains__")
-            elif type(operator) in COMPARE_DUNDERS:
-                dunder = COMPARE_DUNDERS[type(operator)]
-                self._call(node, f"op:{dunder}", self.ref(left), dunder)
+            else:
+                dunder = COMPARE_DUNDERS.get(kind)
+                if dunder is not None:
+                    self._call(node, OPERATOR_KINDS[dunder], self.ref(left), dunder)
             left = right
-
-    def _string(self, node: ast.Constant) -> None:
-        if id(node) in self.docstring_nodes:
-            return
-        value = node.value
-        if isinstance(value, str) and len(value) <= 100 and IDENTIFIER_LIKE.match(value):
-            self.summary.strings.setdefault(value, node.lineno)
-
-    def _call_node(self, node: ast.Call) -> None:
-        """Record a call; the ref of each argument is computed once, for the call and for its uses."""
-        func = node.func
-        arguments = node.args
-        args = tuple([UNKNOWN if type(a) is ast.Starred else self.ref(a) for a in arguments])
-        if arguments and type(func) is ast.Attribute and func.attr in CONTAINER_ADDERS:
-            self._container_add(func, arguments, args)
-        keywords = tuple([(k.arg, self.ref(k.value)) for k in node.keywords])
-        line, column = node.lineno, node.col_offset
-        end = (func.end_lineno or line, func.end_col_offset or column)
-        scope = self.scope.id
-        record = (scope, line, column, "call", self.ref(func), args, keywords, text_of(func), end)
-        self.summary.calls.append(_new_record(CallRecord, record))
-        for argument, ref in zip(arguments, args, strict=True):
-            if type(argument) is not ast.Constant:
-                self._use_ref(argument, ref)
-        for keyword, (_, ref) in zip(node.keywords, keywords, strict=True):
-            if type(keyword.value) is not ast.Constant:
-                self._use_ref(keyword.value, ref)
 
     def _container_add(self, func: ast.Attribute, arguments: list[ast.expr], args: tuple[Ref, ...]) -> None:
         """``box.append(v)`` and the like: ``v`` becomes one of the container's items."""
@@ -222,7 +264,7 @@ class ExpressionCollector(ScopeTracker):
     ) -> None:
         line = getattr(node, "lineno", 0)
         column = getattr(node, "col_offset", 0)
-        callee = node.func if isinstance(node, ast.Call) else node
+        callee = node.func if type(node) is ast.Call else node
         end = (getattr(callee, "end_lineno", None) or line, getattr(callee, "end_col_offset", None) or column)
         record = (self.scope.id, line, column, kind, func, args, keywords, text, end)
         self.summary.calls.append(_new_record(CallRecord, record))
@@ -231,7 +273,7 @@ class ExpressionCollector(ScopeTracker):
         """Note a name, attribute or lambda used as a value: what it denotes may be called elsewhere."""
         kind = type(node)
         if kind in VALUE_NODES or (kind is ast.Call and is_getattr(node)):
-            self.summary.uses.append(ValueUse(self.scope.id, self.ref(node), node.lineno))
+            self.summary.uses.append(_new_record(ValueUse, (self.scope.id, self.ref(node), node.lineno)))
         elif kind is ast.Starred:
             self._use(node.value)  # type: ignore[attr-defined]
 
@@ -250,7 +292,8 @@ class ExpressionCollector(ScopeTracker):
             if default is not None:
                 stack.append((default, outer))
         scope = self._new_scope("lambda", qualname, outer.id)
-        scope.params = self._params(node.args)
+        params, parameters = self._signature(node.args)
+        scope.params = tuple(params)
         self._param_indexes(scope)
         scope.returns.append(ref_of(node.body, qualname, no_super_context))
         if qualname not in self.summary.def_scopes:
@@ -264,7 +307,7 @@ class ExpressionCollector(ScopeTracker):
                     node.lineno,
                     node.end_lineno or node.lineno,
                     outer.owner,
-                    parameters=tuple(self._parameter(node.args)),
+                    parameters=tuple(parameters),
                     is_test=self.summary.is_test,
                 )
             )
@@ -293,7 +336,7 @@ class ExpressionCollector(ScopeTracker):
     def target(self, target: ast.expr, value: Ref, value_node: ast.expr | None) -> None:
         """Bind an assignment target to ``value`` (tuples pairwise when the value is a literal tuple)."""
         if isinstance(target, ast.Name):
-            self.bind(target.id, Binding("val", value))
+            self.bind(target.id, "val", value)
         elif isinstance(target, ast.Tuple | ast.List):
             items = value_node.elts if isinstance(value_node, ast.Tuple | ast.List) else None
             pairwise = (
@@ -334,11 +377,11 @@ class ExpressionCollector(ScopeTracker):
     def _bind_iteration(self, target: ast.expr, iterable: Ref) -> None:
         here = self.scope.kind == "comprehension"
         if isinstance(target, ast.Name):
-            self.bind(target.id, Binding("iter", iterable), here=here)
+            self.bind(target.id, "iter", iterable, here=here)
         elif isinstance(target, ast.Tuple | ast.List):
             for element in target.elts:
                 if isinstance(element, ast.Name):
-                    self.bind(element.id, Binding("unknown", "unpacked loop variable"), here=here)
+                    self.bind(element.id, "unknown", "unpacked loop variable", here=here)
                 else:
                     self.target(element, UNKNOWN, None)
         else:

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from contextlib import contextmanager
+from typing import Any
 
 from dure.analyzers.model import Definition, DefinitionKind, ImportCondition, Parameter, ParameterKind
 from dure.analyzers.refs import ref_of
 from dure.analyzers.source import SourceFile, count_lines
 from dure.analyzers.summary import UNKNOWN, Binding, ModuleSummary, ParamInfo, Ref, Scope
+
+#: Builds a named tuple (binding, parameter) from a complete tuple without its Python-level ``__new__``.
+_new_tuple = tuple.__new__
+#: A function's parameters as the resolver reads them and as written, built side by side.
+Signature = tuple[list[ParamInfo], list[Parameter]]
+POSITIONAL_ONLY = ParameterKind.POSITIONAL_ONLY
+POSITIONAL_OR_KEYWORD = ParameterKind.POSITIONAL_OR_KEYWORD
+VAR_POSITIONAL = ParameterKind.VAR_POSITIONAL
+KEYWORD_ONLY = ParameterKind.KEYWORD_ONLY
+VAR_KEYWORD = ParameterKind.VAR_KEYWORD
 
 
 class ScopeTracker:
@@ -46,61 +55,39 @@ class ScopeTracker:
         self.summary.scopes.append(scope)
         return scope
 
-    @contextmanager
-    def _inside(self, scope: Scope) -> Iterator[None]:
-        saved = self.scope
-        self.scope = scope
-        try:
-            yield
-        finally:
-            self.scope = saved
-
-    def _binding_scope(self, name: str) -> Scope:
-        """The scope an assignment to ``name`` binds in (honours ``global``; skips comprehensions)."""
-        scope = self.scope
-        while scope.kind == "comprehension" and scope.parent is not None:
-            scope = self.summary.scopes[scope.parent]
-        if name in scope.global_names:
+    def _declared_scope(self, name: str, local: Scope) -> Scope:
+        """The scope a ``global`` or ``nonlocal`` declaration in ``local`` sends ``name`` to."""
+        if name in local.global_names:
             return self.summary.scopes[0]
-        if name in scope.nonlocal_names:  # the nearest enclosing function binds it
-            outer = scope
-            while outer.parent is not None:
-                outer = self.summary.scopes[outer.parent]
-                if outer.kind in ("function", "lambda"):
-                    return outer
-        return scope
+        outer = local
+        while outer.parent is not None:  # nonlocal: the nearest enclosing function binds it
+            outer = self.summary.scopes[outer.parent]
+            if outer.kind in ("function", "lambda"):
+                return outer
+        return local
 
-    def bind(self, name: str, binding: Binding, *, here: bool = False) -> None:
-        """Bind ``name`` where Python would (``here``: in the current scope, for comprehension targets)."""
-        scope = self.scope if here else self._binding_scope(name)
-        guarded = self.block_depth > 0 or scope is not self._binding_scope_ignoring_global(name)
-        kind, a, b = binding[:3]  # not ``_replace``: this runs for every binding of every file
-        scope.bind(name, Binding(kind, a, b, self.type_only, guarded, self.line))
+    def bind(self, name: str, kind: str, a: Any = None, b: Any = None, *, here: bool = False) -> None:
+        """Bind ``name`` where Python would (``here``: in the current scope, for comprehension targets).
 
-    def _binding_scope_ignoring_global(self, name: str) -> Scope:
-        scope = self.scope
-        while scope.kind == "comprehension" and scope.parent is not None:
-            scope = self.summary.scopes[scope.parent]
-        return scope
-
-    @contextmanager
-    def _block(self) -> Iterator[None]:
-        self.block_depth += 1
-        try:
-            yield
-        finally:
-            self.block_depth -= 1
-
-    @contextmanager
-    def _new_body(self, scope: Scope) -> Iterator[None]:
-        """A function or class body: blocks of the enclosing scope do not guard its bindings."""
-        saved = self.block_depth
-        self.block_depth = 0
-        try:
-            with self._inside(scope):
-                yield
-        finally:
-            self.block_depth = saved
+        Takes the binding's fields rather than a :class:`Binding`: this runs for every binding of every
+        file, and the record is built once, complete.
+        """
+        local = self.scope  # the scope an assignment binds in, comprehensions skipped
+        while local.kind == "comprehension" and local.parent is not None:
+            local = self.summary.scopes[local.parent]
+        if here:
+            scope = self.scope
+        elif name in local.global_names or name in local.nonlocal_names:
+            scope = self._declared_scope(name, local)
+        else:
+            scope = local
+        guarded = self.block_depth > 0 or scope is not local
+        binding = _new_tuple(Binding, (kind, a, b, self.type_only, guarded, self.line))
+        bindings = scope.bindings.get(name)
+        if bindings is None:
+            scope.bindings[name] = [binding]
+        else:
+            bindings.append(binding)
 
     def _super_context(self) -> tuple[str, str] | None:
         """``(class, self parameter)`` of the method the current scope is in, for ``super()``."""
@@ -132,9 +119,6 @@ class ScopeTracker:
             return line.encode()[node.col_offset : node.end_col_offset].decode(errors="replace")
         return ast.unparse(node)
 
-    def optional_segment(self, node: ast.expr | None) -> str | None:
-        return self.segment(node) if node is not None else None
-
     def _function_scope(self) -> Scope | None:
         scope = self.scope
         while scope.kind == "comprehension" and scope.parent is not None:
@@ -144,31 +128,43 @@ class ScopeTracker:
     @staticmethod
     def _param_indexes(scope: Scope) -> None:
         for index, param in enumerate(scope.params):
-            scope.bindings[param.name] = [Binding("param", index)]
+            scope.bindings[param.name] = [_new_tuple(Binding, ("param", index, None, False, False, 0))]
 
-    def _params(self, args: ast.arguments) -> tuple[ParamInfo, ...]:
-        defaults: list[ast.expr | None] = [None] * (
-            len(args.posonlyargs) + len(args.args) - len(args.defaults)
-        )
-        defaults += args.defaults
-        positional = [(a, ParameterKind.POSITIONAL_ONLY) for a in args.posonlyargs]
-        positional += [(a, ParameterKind.POSITIONAL_OR_KEYWORD) for a in args.args]
-        params = [self._param(a, kind, d) for (a, kind), d in zip(positional, defaults, strict=True)]
+    def _signature(self, args: ast.arguments) -> Signature:
+        """The parameters of a function or lambda, for the resolver and as written, in one pass."""
+        signature: Signature = ([], [])
+        positional = len(args.posonlyargs) + len(args.args)
+        first_default = positional - len(args.defaults)
+        for index, arg in enumerate([*args.posonlyargs, *args.args] if args.posonlyargs else args.args):
+            kind = POSITIONAL_ONLY if index < len(args.posonlyargs) else POSITIONAL_OR_KEYWORD
+            default = args.defaults[index - first_default] if index >= first_default else None
+            self._parameter(signature, arg, kind, default, index >= first_default)
         if args.vararg:
-            params.append(self._param(args.vararg, ParameterKind.VAR_POSITIONAL, None))
+            self._parameter(signature, args.vararg, VAR_POSITIONAL, None, False)
         for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-            params.append(self._param(arg, ParameterKind.KEYWORD_ONLY, default))
+            self._parameter(signature, arg, KEYWORD_ONLY, default, default is not None)
         if args.kwarg:
-            params.append(self._param(args.kwarg, ParameterKind.VAR_KEYWORD, None))
-        return tuple(params)
+            self._parameter(signature, args.kwarg, VAR_KEYWORD, None, False)
+        return signature
 
-    def _param(self, arg: ast.arg, kind: ParameterKind, default: ast.expr | None) -> ParamInfo:
-        return ParamInfo(
+    def _parameter(
+        self,
+        signature: Signature,
+        arg: ast.arg,
+        kind: ParameterKind,
+        default: ast.expr | None,
+        has_default: bool,
+    ) -> None:
+        annotation = arg.annotation
+        info = (
             arg.arg,
             kind.value,
-            self._annotation_ref(arg.annotation),
-            self.ref(default) if default is not None else None,
+            None if annotation is None else self._annotation_ref(annotation),
+            None if default is None else self.ref(default),
         )
+        signature[0].append(_new_tuple(ParamInfo, info))
+        written = None if annotation is None else self.segment(annotation)
+        signature[1].append(Parameter(arg.arg, kind, written, has_default))
 
     def _annotation_ref(self, node: ast.expr | None) -> Ref | None:
         if node is None:
@@ -180,24 +176,3 @@ class ScopeTracker:
                 return UNKNOWN
             return self.ref(parsed)
         return self.ref(node)
-
-    def _parameter(self, args: ast.arguments) -> Iterator[Parameter]:
-        _unparse = self.optional_segment
-        positional_defaults = len(args.posonlyargs) + len(args.args) - len(args.defaults)
-        for index, arg in enumerate([*args.posonlyargs, *args.args]):
-            kind = (
-                ParameterKind.POSITIONAL_ONLY
-                if index < len(args.posonlyargs)
-                else ParameterKind.POSITIONAL_OR_KEYWORD
-            )
-            yield Parameter(arg.arg, kind, _unparse(arg.annotation), index >= positional_defaults)
-        if args.vararg:
-            yield Parameter(
-                args.vararg.arg, ParameterKind.VAR_POSITIONAL, _unparse(args.vararg.annotation), False
-            )
-        for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-            yield Parameter(
-                arg.arg, ParameterKind.KEYWORD_ONLY, _unparse(arg.annotation), default is not None
-            )
-        if args.kwarg:
-            yield Parameter(args.kwarg.arg, ParameterKind.VAR_KEYWORD, _unparse(args.kwarg.annotation), False)
