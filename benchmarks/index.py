@@ -16,6 +16,7 @@ Usage::
     python benchmarks/index.py --setup        # one virtualenv per anchor tool, sources downloaded
     python benchmarks/index.py [--repos rich,django] [--tools ast,dure,pycg,jarviscg,pyan3]
                                [--timeout 600] [--out benchmarks/results/index.json]
+                               [--baseline REV]   # also dure's source at git revision REV, cold
 
 Everything downloaded lives under the cache directory: ``--cache-dir``, else ``$DURE_BENCH_CACHE``, else
 ``${XDG_CACHE_HOME:-~/.cache}/dure-bench`` (``venvs/<tool>``, ``sdists/``, ``sources/``, ``trees/``).
@@ -28,6 +29,7 @@ import contextlib
 import dataclasses
 import datetime
 import hashlib
+import io
 import json
 import os
 import platform
@@ -462,6 +464,51 @@ class Context:
     timeout: float
     dure: str
     env: Mapping[str, str]
+    baseline: Baseline | None = None
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """dure's source at another git revision (``--baseline``), timed cold beside the installed dure."""
+
+    revision: str  # as given
+    commit: str  # the full hash it names
+    source: Path  # the revision's ``dure`` package is ``source / "dure"``
+
+
+def extract_baseline(revision: str, cache: Path) -> Baseline:
+    """Unpack the ``dure`` package of ``revision`` (from this repository's git history) under the cache."""
+    commit = subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "rev-parse", "--verify", f"{revision}^{{commit}}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    source = cache / "baselines" / commit
+    if not (source / "dure" / "__init__.py").exists():
+        source.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "-C", str(REPO_ROOT), "archive", commit, "dure"], capture_output=True, check=True
+        ).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(source, filter="data")
+    return Baseline(revision, commit, source)
+
+
+def baseline_env(baseline: Baseline, env: Mapping[str, str], cwd: Path) -> dict[str, str]:
+    """An environment whose ``import dure`` (run in ``cwd``) finds the baseline's package first; checked,
+    since an import hook of the installed dure could still win."""
+    env = {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(baseline.source), env.get("PYTHONPATH")]))}
+    probe = [sys.executable, "-c", "import dure; print(dure.__file__)"]
+    found = subprocess.run(probe, cwd=cwd, env=env, capture_output=True, text=True, check=False).stdout
+    found = found.strip()
+    if not found.startswith(str(baseline.source)):
+        raise SystemExit(f"--baseline: python imports dure from {found or 'nowhere'}, not {baseline.source}")
+    return env
+
+
+def baseline_facts(baseline: Baseline | None) -> dict[str, str] | None:
+    return {"revision": baseline.revision, "commit": baseline.commit} if baseline else None
 
 
 def run_ast(tree: Tree, ctx: Context) -> Result:
@@ -515,10 +562,25 @@ def run_dure(tree: Tree, ctx: Context) -> list[Result]:
     results.append(once("cold"))
     if results[-1].status != "ok":
         return results
+    if ctx.baseline is not None:
+        results.append(run_dure_baseline(tree, ctx, ctx.baseline))
     results.append(once("warm"))
     with one_file_changed(tree.root / tree.corpus.edited):
         results.append(once("one file changed"))
     return results
+
+
+def run_dure_baseline(tree: Tree, ctx: Context, baseline: Baseline) -> Result:
+    """Cold, with the baseline revision's source, right after the installed dure's cold run."""
+    repo = tree.corpus.name
+    cache = ctx.work / f"{repo}-dure-baseline-cache"
+    cache.mkdir()
+    env = {**baseline_env(baseline, ctx.env, tree.root), "DURE_CACHE": str(cache)}
+    out = ctx.work / f"{repo}-dure-baseline.json"
+    argv = [sys.executable, "-m", "dure", "index", str(tree.root), "--json", str(out)]
+    run = run_child(argv, tree.root, env, out, ctx.timeout)
+    label = f"dure {baseline.revision} (cold)"
+    return to_result(repo, label, run, lambda: count_dure(out, tree.corpus.package))
 
 
 def run_dure_jedi(tree: Tree, ctx: Context) -> Result:
@@ -629,6 +691,12 @@ def markdown(report: Mapping[str, Any], results: Sequence[Result]) -> str:
         f"Peak memory includes the {_fmt(machine['peak_mib_floor'], 0)} MiB a child inherits from the "
         "benchmark before it execs (the peak reported for `true`).",
     ]
+    if baseline := report.get("baseline"):
+        lines.append(
+            f"`dure {baseline['revision']} (cold)` is dure's source at commit {baseline['commit'][:12]}, "
+            "run right after the installed dure's cold index, with the same interpreter and a cache of its "
+            "own."
+        )
     for corpus in report["corpora"]:
         rows = [r for r in results if r.repo == corpus["name"]]
         base = next((r for r in rows if r.tool == "ast.parse" and r.status == "ok"), None)
@@ -694,6 +762,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="JSON results (.md beside it)")
     parser.add_argument("--cache-dir", type=Path, default=None, help="default: $DURE_BENCH_CACHE")
     parser.add_argument("--dure", default=None, help="the dure executable (default: the one beside python)")
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        default=None,
+        help="also time a cold `dure index` with dure's source at git revision REV, beside the installed one",
+    )
     return parser.parse_args(argv)
 
 
@@ -727,10 +801,12 @@ def benchmark(args: argparse.Namespace, cache: Path) -> int:
             args.timeout,
             _dure_executable(args.dure),
             {**os.environ, "PYTHONHASHSEED": "0"},  # one hash seed for every tool and run
+            extract_baseline(args.baseline, cache) if args.baseline else None,
         )
         trees = [build_tree(CORPORA[name], cache) for name in args.repos]
         report: dict[str, Any] = {
             "machine": machine_info(ctx, ordered),
+            "baseline": baseline_facts(ctx.baseline),
             "timeout_s": args.timeout,
             "corpora": [
                 {**dataclasses.asdict(t.corpus), "files": len(t.files), "lines": t.lines} for t in trees
