@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from dure.analyzers.program import BUILTIN_NAMES, Program, ScopeKey
 from dure.analyzers.summary import Binding, Ref
@@ -71,6 +71,9 @@ MAX_DEPTH = 40
 _A_STRING = single(("XI", "builtins.str"))  # what every string literal evaluates to (built once)
 #: What a computation in progress gives when it is asked for again (a cycle): unknown.
 IN_PROGRESS = Vals(frozenset(), False, False)
+#: In the memo, for a result computed from a parameter: its value is in the table of dependent values, until
+#: parameter values change (a false value, so that telling a memoised value apart stays one test).
+READS_PARAMETER: Literal[False] = False
 
 ParamFlow = Callable[[ScopeKey, int], Vals | None]
 MembersFold = tuple[frozenset[Value], int]  # the values of some parts and how many parts there were
@@ -94,8 +97,9 @@ class Evaluator:
         self.program = program
         # (scope, ref), (scope, binding), (value, ("member", attr)) or ("returns", qualname); an entry being
         # computed holds IN_PROGRESS, so that asking for it again inside its own computation gives unknown
-        self.memo: dict[tuple[Any, Any], Vals] = {}
-        self.dependent: dict[tuple[Any, Any], Vals] = {}  # the entries that read a parameter
+        # entries that read a parameter keep their value in ``dependent``, and READS_PARAMETER in ``memo``
+        self.memo: dict[tuple[Any, Any], Vals | Literal[False]] = {}
+        self.dependent: dict[tuple[Any, Any], Vals] = {}
         self.depth = 0  # computations in progress
         self.cuts = 0  # computations cut short so far (a cycle, or too deep): their callers saw unknown
         # getattr(objects, computed name) by (objects, name prefix), and the members of one object by (object,
@@ -127,17 +131,19 @@ class Evaluator:
         self.dependent_computed.clear()
         self.dependent_members.clear()
 
-    def _memoised(self, memo_key: Any, compute: Callable[[Any], Vals]) -> Vals:
+    def _memoised(self, memo_key: Any, compute: Callable[[Any], Vals], cached: Literal[False] | None) -> Vals:
         """Memoised, cycle-safe and depth-bounded ``compute(memo_key)`` that tracks dependence on parameters.
 
-        Callers look ``memo`` up first: most lookups hit, and a hit then costs no call. A cycle finds
-        IN_PROGRESS there, which is unknown. The key holds the arguments of ``compute``: one argument of
-        fixed arity keeps the call cheap.
+        Callers look ``memo`` up first, and call this with what they found unless it was a value: most
+        lookups hit, and a hit then costs no call. A cycle finds IN_PROGRESS there, which is unknown. Only
+        READS_PARAMETER sends to the table of dependent values: a key never seen is not looked up twice. The
+        key holds the arguments of ``compute``: one argument of fixed arity keeps the call cheap.
         """
-        cached = self.dependent.get(memo_key)
-        if cached is not None:
-            self.reads += 1
-            return cached
+        if cached is READS_PARAMETER:
+            found = self.dependent.get(memo_key)
+            if found is not None:
+                self.reads += 1
+                return found
         if self.depth > MAX_DEPTH:
             self.cuts += 1
             return UNKNOWN_VALS
@@ -153,7 +159,7 @@ class Evaluator:
         finally:
             self.depth -= 1
         if self.reads != reads:
-            del memo[memo_key]
+            memo[memo_key] = READS_PARAMETER
             self.dependent[memo_key] = result
         else:
             memo[memo_key] = result
@@ -164,11 +170,11 @@ class Evaluator:
     def evaluate(self, ref: Ref, key: ScopeKey) -> Vals:
         memo_key = (key, ref)
         cached = self.memo.get(memo_key)
-        if cached is not None:
+        if cached:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, self._evaluate)
+        return self._memoised(memo_key, self._evaluate, cached)
 
     def evaluate_before(self, ref: Ref, key: ScopeKey, line: int) -> Vals:
         """``ref`` as evaluated when the statement at ``line`` runs: ``class A(A):`` names the older ``A``."""
@@ -284,11 +290,11 @@ class Evaluator:
         """The values one binding gives (memoised and cycle-safe like :meth:`evaluate`)."""
         memo_key = (key, binding)  # a binding has six fields, a ref at most three: keys never collide
         cached = self.memo.get(memo_key)
-        if cached is not None:
+        if cached:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, self._binding)
+        return self._memoised(memo_key, self._binding, cached)
 
     def _binding(self, memo_key: tuple[ScopeKey, Binding]) -> Vals:
         key, binding = memo_key
@@ -520,11 +526,11 @@ class Evaluator:
     def instance_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
         memo_key = (("I", cls, exact), ("member", attr))
         cached = self.memo.get(memo_key)
-        if cached is not None:
+        if cached:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, self._dispatched_member)
+        return self._memoised(memo_key, self._dispatched_member, cached)
 
     def _dispatched_member(self, memo_key: tuple[Value, tuple[str, str]]) -> Vals:
         (_, cls, exact), (_, attr) = memo_key
@@ -598,11 +604,11 @@ class Evaluator:
     def class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
         memo_key = (("C", cls, exact), ("member", attr))
         cached = self.memo.get(memo_key)
-        if cached is not None:
+        if cached:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, self._class_member)
+        return self._memoised(memo_key, self._class_member, cached)
 
     def _class_member(self, memo_key: tuple[Value, tuple[str, str]]) -> Vals:
         (_, cls, exact), (_, attr) = memo_key
@@ -771,11 +777,11 @@ class Evaluator:
         """What calling the function ``qualname`` returns."""
         memo_key = ("returns", qualname)
         cached = self.memo.get(memo_key)
-        if cached is not None:
+        if cached:
             if cached is IN_PROGRESS:
                 self.cuts += 1
             return cached
-        return self._memoised(memo_key, self._returns)
+        return self._memoised(memo_key, self._returns, cached)
 
     def _returns(self, memo_key: tuple[str, str]) -> Vals:
         qualname = memo_key[1]
