@@ -108,6 +108,10 @@ class Evaluator:
         self.dependent_computed: dict[tuple[Vals, str], Vals] = {}
         self.stable_members: dict[tuple[Value, str], MembersFold] = {}
         self.dependent_members: dict[tuple[Value, str], MembersFold] = {}
+        # what one class gives for an attribute of its instances, by (class, attribute), also kept (see _kept)
+        self.class_instance_members: dict[tuple[str, str], Vals] = {}
+        self.dependent_instance_members: dict[tuple[str, str], Vals] = {}
+        self.outside_stores = 0  # Program.outside_stores when those were computed
         self.class_attributes: dict[tuple[str, bool, str], list[str]] = {}
         # parameter values read so far, and parameter-dependent results used: a computation read a parameter
         # when the count moved while it ran
@@ -121,6 +125,7 @@ class Evaluator:
         self.memo.clear()
         self.computed.clear()
         self.stable_members.clear()
+        self.class_instance_members.clear()
         self.forget_parameter_dependent()
         self.class_attributes.clear()
         self.transparency.clear()
@@ -130,6 +135,7 @@ class Evaluator:
         self.dependent.clear()
         self.dependent_computed.clear()
         self.dependent_members.clear()
+        self.dependent_instance_members.clear()
 
     def _memoised(self, memo_key: Any, compute: Callable[[Any], Vals], cached: Literal[False] | None) -> Vals:
         """Memoised, cycle-safe and depth-bounded ``compute(memo_key)`` that tracks dependence on parameters.
@@ -543,6 +549,16 @@ class Evaluator:
         return result
 
     def _instance_member(self, cls: str, attr: str) -> Vals:
+        """What ``cls`` gives for ``attr`` on its instances: the subclasses of many classes dispatch to the
+        same classes, so it is kept (see :meth:`_kept`) until an assignment from outside adds to it."""
+        if self.outside_stores != self.program.outside_stores:
+            self.outside_stores = self.program.outside_stores
+            self.class_instance_members.clear()
+            self.dependent_instance_members.clear()
+        stable, dependent = self.class_instance_members, self.dependent_instance_members
+        return self._kept(stable, dependent, (cls, attr), self._class_instance_member)
+
+    def _class_instance_member(self, cls: str, attr: str) -> Vals:
         program = self.program
         parts: list[Vals] = []
         class_scopes = program.class_scopes

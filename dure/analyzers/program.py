@@ -48,6 +48,7 @@ class Program:
         self.extra_instance_attrs: dict[tuple[str, str], list[tuple[Binding, ScopeKey]]] = defaultdict(list)
         self.names_bound_elsewhere: set[str] = set()
         self.attrs_stored_elsewhere: set[str] = set()
+        self.outside_stores = 0  # how many store_elsewhere made: what read the instance attributes may change
         self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         self._eager_call_lines: dict[str, list[int]] = {}
         self.dynamic_namespaces: set[str] = set()  # modules whose globals are written through globals()
@@ -92,6 +93,7 @@ class Program:
         """``obj.attr = value`` on an instance of ``cls``, run in scope ``where`` outside its methods."""
         self.extra_instance_attrs[(cls, attr)].append((binding, where))
         self.attrs_stored_elsewhere.add(attr)
+        self.outside_stores += 1
 
     def bindings(self, key: ScopeKey, name: str, *, runtime: bool = True) -> list[tuple[Binding, ScopeKey]]:
         """The bindings of ``name`` made directly in scope ``key`` (and by assignments from elsewhere).
