@@ -37,7 +37,7 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
 
 
 def _docstring(body: list[ast.stmt]) -> str | None:
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+    if body and type(body[0]) is ast.Expr and type(body[0].value) is ast.Constant:
         value = body[0].value.value
         return value if isinstance(value, str) else None
     return None
@@ -97,17 +97,15 @@ class ModuleCollector(ExpressionCollector):
         if outer.kind == "class":
             scope.method_of = outer.owner
             scope.method_kind = self._method_kind(scope.decorator_texts)
-        params, parameters = self._signature(node.args)
-        scope.params = tuple(params)
+        parameters = self._parameters(node.args, scope)
         scope.returns_annotation = self._annotation_ref(node.returns)
         self.summary.def_scopes.setdefault(qualname, scope.id)
         kind = DefinitionKind.METHOD if outer.kind == "class" else DefinitionKind.FUNCTION
         returns = self.segment(node.returns) if node.returns else None
-        self._define(node, qualname, kind, scope, parameters=tuple(parameters), returns=returns)
+        self._define(node, qualname, kind, scope, parameters=parameters, returns=returns)
         if node.decorator_list:
             self._decorate(node, qualname, scope.decorators)
         self.bind(node.name, "def", qualname, scope.id)
-        self._param_indexes(scope)
         self._scope_body(scope, node.body)
 
     @staticmethod
@@ -203,16 +201,18 @@ class ModuleCollector(ExpressionCollector):
             scope.returns.append(value)
 
     def assign(self, node: ast.Assign) -> None:
-        self.expr(node.value)
-        value = self.ref(node.value)
-        if not (is_getattr(node.value) and all(isinstance(t, ast.Name) for t in node.targets)):
-            self._use_ref(
-                node.value, value
-            )  # a getattr result bound to a local is followed through the local
+        value_node = node.value
+        self.expr(value_node)
+        value = self.ref(value_node)
+        # a getattr result bound to a local is followed through the local
+        if not (is_getattr(value_node) and all(type(t) is ast.Name for t in node.targets)):
+            self._use_ref(value_node, value)
+        sets_all = False
         for target in node.targets:
-            self.target(target, value, node.value)
-        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
-            self._set_all(node.value, extend=False)
+            self.target(target, value, value_node)
+            sets_all = sets_all or (type(target) is ast.Name and target.id == "__all__")
+        if sets_all:
+            self._set_all(value_node, extend=False)
 
     def ann_assign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
@@ -373,9 +373,9 @@ class ModuleCollector(ExpressionCollector):
     def expression_statement(self, node: ast.Expr) -> None:
         self.expr(node.value)
         call = node.value
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.args:
+        if type(call) is ast.Call and type(call.func) is ast.Attribute and call.args:
             receiver = call.func.value
-            if isinstance(receiver, ast.Name) and receiver.id == "__all__" and call.func.attr == "extend":
+            if type(receiver) is ast.Name and receiver.id == "__all__" and call.func.attr == "extend":
                 self._set_all(call.args[0], extend=True)
 
     def plain(self, node: ast.stmt) -> None:

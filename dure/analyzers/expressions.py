@@ -75,6 +75,8 @@ INERT: frozenset[type[ast.AST]] = frozenset(
 Stack = list[tuple[ast.AST, Scope]]
 #: Expressions whose value, used other than by calling it, may be called elsewhere.
 VALUE_NODES: frozenset[type[ast.AST]] = frozenset({ast.Name, ast.Attribute, ast.Lambda})
+#: The nodes :meth:`ExpressionCollector._use` may record (a getattr call, a starred value).
+MAY_BE_USES: frozenset[type[ast.AST]] = VALUE_NODES | {ast.Call, ast.Starred}
 
 
 def _push(stack: Stack, scope: Scope, *nodes: ast.expr | None) -> None:
@@ -220,13 +222,15 @@ class ExpressionCollector(ScopeTracker):
 
     def _sequence(self, node: ast.List | ast.Tuple | ast.Set, stack: Stack) -> None:
         for item in node.elts:
-            self._use(item)
+            if type(item) in MAY_BE_USES:
+                self._use(item)
         scope = self.scope
         stack.extend([(item, scope) for item in node.elts if type(item) not in INERT])
 
     def _dict(self, node: ast.Dict, stack: Stack) -> None:
         for item in node.values:
-            self._use(item)
+            if type(item) in MAY_BE_USES:
+                self._use(item)
         scope = self.scope
         stack.extend([(key, scope) for key in node.keys if key is not None and type(key) not in INERT])
         stack.extend([(item, scope) for item in node.values if type(item) not in INERT])
@@ -253,20 +257,13 @@ class ExpressionCollector(ScopeTracker):
             self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(func.value), value))
 
     def _call(
-        self,
-        node: ast.AST,
-        kind: str,
-        func: Ref,
-        text: str,
-        *,
-        args: tuple[Ref, ...] = (),
-        keywords: tuple[tuple[str | None, Ref], ...] = (),
+        self, node: ast.expr | ast.stmt, kind: str, func: Ref, text: str, *, args: tuple[Ref, ...] = ()
     ) -> None:
-        line = getattr(node, "lineno", 0)
-        column = getattr(node, "col_offset", 0)
+        """Record an implicit call (an operator, a protocol, a decorator...) at ``node``."""
+        line, column = node.lineno, node.col_offset
         callee = node.func if type(node) is ast.Call else node
-        end = (getattr(callee, "end_lineno", None) or line, getattr(callee, "end_col_offset", None) or column)
-        record = (self.scope.id, line, column, kind, func, args, keywords, text, end)
+        end = (callee.end_lineno or line, callee.end_col_offset or column)
+        record = (self.scope.id, line, column, kind, func, args, (), text, end)
         self.summary.calls.append(_new_record(CallRecord, record))
 
     def _use(self, node: ast.expr) -> None:
@@ -292,9 +289,7 @@ class ExpressionCollector(ScopeTracker):
             if default is not None:
                 stack.append((default, outer))
         scope = self._new_scope("lambda", qualname, outer.id)
-        params, parameters = self._signature(node.args)
-        scope.params = tuple(params)
-        self._param_indexes(scope)
+        parameters = self._parameters(node.args, scope)
         scope.returns.append(ref_of(node.body, qualname, no_super_context))
         if qualname not in self.summary.def_scopes:
             self.summary.def_scopes[qualname] = scope.id
@@ -307,7 +302,7 @@ class ExpressionCollector(ScopeTracker):
                     node.lineno,
                     node.end_lineno or node.lineno,
                     outer.owner,
-                    parameters=tuple(parameters),
+                    parameters=parameters,
                     is_test=self.summary.is_test,
                 )
             )

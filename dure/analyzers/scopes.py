@@ -7,7 +7,7 @@ from typing import Any
 
 from dure.analyzers.model import Definition, DefinitionKind, ImportCondition, Parameter, ParameterKind
 from dure.analyzers.refs import ref_of
-from dure.analyzers.source import SourceFile, count_lines
+from dure.analyzers.source import SourceFile
 from dure.analyzers.summary import UNKNOWN, Binding, ModuleSummary, ParamInfo, Ref, Scope
 
 #: Builds a named tuple (binding, parameter) from a complete tuple without its Python-level ``__new__``.
@@ -26,7 +26,7 @@ class ScopeTracker:
 
     def __init__(self, source: SourceFile, text: str) -> None:
         self.lines = text.split("\n")
-        lines = count_lines(text)
+        lines = len(self.lines) - (not self.lines[-1])  # count_lines(text): a final newline ends the last
         self.summary = ModuleSummary(source.module, source.relpath, source.is_package, source.is_test)
         self.package = source.module if source.is_package else source.module.rpartition(".")[0]
         self.condition = ImportCondition.ALWAYS
@@ -125,16 +125,13 @@ class ScopeTracker:
             scope = self.summary.scopes[scope.parent]
         return scope if scope.kind in ("function", "lambda") else None
 
-    @staticmethod
-    def _param_indexes(scope: Scope) -> None:
-        for index, param in enumerate(scope.params):
-            scope.bindings[param.name] = [_new_tuple(Binding, ("param", index, None, False, False, 0))]
+    def _parameters(self, args: ast.arguments, scope: Scope) -> tuple[Parameter, ...]:
+        """Give ``scope`` its function's parameters and bind them; return them as written.
 
-    def _signature(self, args: ast.arguments) -> Signature:
-        """The parameters of a function or lambda, for the resolver and as written, in one pass."""
+        One pass over the signature builds both forms: this runs for every function of every file.
+        """
         signature: Signature = ([], [])
-        positional = len(args.posonlyargs) + len(args.args)
-        first_default = positional - len(args.defaults)
+        first_default = len(args.posonlyargs) + len(args.args) - len(args.defaults)
         for index, arg in enumerate([*args.posonlyargs, *args.args] if args.posonlyargs else args.args):
             kind = POSITIONAL_ONLY if index < len(args.posonlyargs) else POSITIONAL_OR_KEYWORD
             default = args.defaults[index - first_default] if index >= first_default else None
@@ -145,7 +142,11 @@ class ScopeTracker:
             self._parameter(signature, arg, KEYWORD_ONLY, default, default is not None)
         if args.kwarg:
             self._parameter(signature, args.kwarg, VAR_KEYWORD, None, False)
-        return signature
+        params, written = signature
+        scope.params = tuple(params)
+        for index, param in enumerate(params):
+            scope.bindings[param.name] = [_new_tuple(Binding, ("param", index, None, False, False, 0))]
+        return tuple(written)
 
     def _parameter(
         self,
