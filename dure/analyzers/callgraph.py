@@ -45,12 +45,9 @@ class ResolvedTarget:
 class ResolvedSite:
     record: CallRecord
     module: str
+    key: ScopeKey  # (module, scope of the record): where its refs are evaluated
     targets: list[ResolvedTarget] = field(default_factory=list)
     reads_parameters: bool = False  # its first resolution read a value computed from a parameter
-
-    @property
-    def key(self) -> ScopeKey:
-        return (self.module, self.record.scope)
 
 
 class CallResolver:
@@ -67,7 +64,7 @@ class CallResolver:
     def resolve_all(self) -> list[ResolvedSite]:
         for module, summary in sorted(self.program.summaries.items()):
             for record in [*summary.calls, *self._property_reads(summary)]:
-                site = ResolvedSite(record, module)
+                site = ResolvedSite(record, module, (module, record.scope))
                 self._first_resolution(site)
                 if site.targets:
                     self.sites.append(site)
