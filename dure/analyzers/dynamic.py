@@ -27,11 +27,6 @@ NAMESPACE_LIKE = frozenset({"builtins.globals", "builtins.locals", "builtins.var
 DYNAMIC_CALLEES = GETATTR_LIKE | EVAL_LIKE | IMPORT_LIKE | NAMESPACE_LIKE | {"builtins.setattr"}
 
 
-def is_dynamic(site: ResolvedSite) -> bool:
-    """Whether :func:`dynamic_uncertainties` may report anything for ``site``."""
-    return any(t.callee in DYNAMIC_CALLEES for t in site.targets)
-
-
 def _affected(objects: Vals, name: Ref | None) -> tuple[str, ...]:
     """Selectors for the attributes of ``objects`` that a computed ``name`` could reach."""
     prefix = name[1] if name is not None and name[0] == "sp" else ""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dure.analyzers.callgraph import CallResolver, site_row
-from dure.analyzers.dynamic import dynamic_uncertainties, is_dynamic, string_uncertainties
+from dure.analyzers.dynamic import DYNAMIC_CALLEES, dynamic_uncertainties, string_uncertainties
 from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.inference import JediReport, add_jedi_targets
 from dure.analyzers.model import (
@@ -67,13 +67,18 @@ def resolve(summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = 
     unresolved = Certainty.UNRESOLVED
     for site in sites:
         summary = program.summaries[site.module]
-        caller = summary.scopes[site.record.scope].owner
+        record = site.record
+        caller = summary.scopes[record.scope].owner
         call_sites.append(site_row(site, caller, summary.relpath))
-        if is_dynamic(site):
+        dynamic = has_unresolved = False  # one walk over the targets for both
+        for target in site.targets:
+            dynamic = dynamic or target.callee in DYNAMIC_CALLEES
+            has_unresolved = has_unresolved or target.certainty is unresolved
+        if dynamic:
             uncertainties.extend(dynamic_uncertainties(site, caller, evaluator))
-        if any(t.certainty is unresolved for t in site.targets):
-            if site.record.func[0] == "a":
-                unresolved_attributes.add(site.record.func[2])
+        if has_unresolved:
+            if record.func[0] == "a":
+                unresolved_attributes.add(record.func[2])
             else:
                 unresolved_calls += 1
     uncertainties.extend(string_uncertainties(program, definitions))
