@@ -58,6 +58,7 @@ class CallResolver:
         self.incoming: dict[str, list[tuple[ResolvedSite, ResolvedTarget]]] = defaultdict(list)
         self.escaped_callers: set[str] = set()
         self.pending: list[ResolvedSite] = []  # sites with no target yet that the flow pass may resolve
+        self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
 
     # -- passes --------------------------------------------------------------------------------------
 
@@ -238,11 +239,12 @@ class CallResolver:
             targets.extend(self._protocol(evaluate(record.args[0], site.key), (BUILTIN_PROTOCOLS[path],)))
         if path == "builtins.getattr" and len(record.args) >= 2 and record.args[1][0] == "s":
             targets.extend(self._property_targets(evaluate(record.args[0], site.key), record.args[1][1]))
-        for argument in (*record.args, *(ref for _, ref in record.keywords)):
+        arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
+        for argument in arguments:
             if argument[0] in ("n", "a", "d"):
                 for value in ordered(evaluate(argument, site.key).values):
                     if value[0] in ("F", "C"):
-                        targets.extend(t for t in self._targets_of(value, False))
+                        targets.extend(self._targets_of(value, False))
         return targets
 
     def _targets_of(self, value: Value, unique: bool) -> list[ResolvedTarget]:
@@ -400,6 +402,15 @@ class CallResolver:
         return _deduplicate(targets)
 
     def _property_functions(self, cls: str, attr: str, *, exact: bool, setter: bool) -> list[str]:
+        """The getters (setters) of property ``attr`` that instances of ``cls`` may run (kept: they only read
+        class bodies, and every read of a property's name on ``self`` asks again across the subclasses)."""
+        memo_key = (cls, attr, exact, setter)
+        found = self._properties_memo.get(memo_key)
+        if found is None:
+            found = self._properties_memo[memo_key] = self._find_property_functions(cls, attr, exact, setter)
+        return found
+
+    def _find_property_functions(self, cls: str, attr: str, exact: bool, setter: bool) -> list[str]:
         wanted = self.property_setters if setter else self.property_getters
         found: set[str] = set()
         classes = [cls] if exact else [cls, *self.program.subclasses(cls)]
