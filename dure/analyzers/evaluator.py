@@ -231,7 +231,7 @@ class Evaluator:
         """
         container = self.evaluate(base, key)
         parts = [v[1] for v in container.values if v[0] == "Q"]
-        parts.extend(self._protocol_items(v, iterating) for v in ordered(container.values) if v[0] == "I")
+        parts.extend([self._protocol_items(v, iterating) for v in ordered(container.values) if v[0] == "I"])
         added = self.container_adds(base, key)
         if added is not None:
             parts.append(added)
@@ -338,7 +338,7 @@ class Evaluator:
                 for value in ordered(union(others).values) if others else ():
                     if value[0] == "I":
                         method = self.instance_member(value[1], dunder, exact=value[2])
-                        parts.extend(self.returns(v[1]) for v in ordered(method.values) if v[0] == "F")
+                        parts.extend([self.returns(v[1]) for v in ordered(method.values) if v[0] == "F"])
                     elif value[0] == "XI":
                         parts.append(single(value))
                     else:
@@ -568,10 +568,10 @@ class Evaluator:
             stores = scope.instance_attrs.get(attr) if scope else None
             if stores:
                 module = program.def_scope[klass][0]
-                parts.extend(self.evaluate(ref, (module, where)) for ref, where in stores)
+                parts.extend([self.evaluate(ref, (module, where)) for ref, where in stores])
             extra = program.extra_instance_attrs.get((klass, attr)) if elsewhere else None
             if extra:
-                parts.extend(self.binding(b, where) for b, where in extra)
+                parts.extend([self.binding(b, where) for b, where in extra])
         for klass, bindings in program.class_member(cls, attr):
             parts.append(self._accessed(klass, bindings, through_instance=True))
         if not parts:
@@ -834,5 +834,5 @@ class Evaluator:
         for value in ordered(managers.values):
             if value[0] == "I":
                 enter = self.instance_member(value[1], method, exact=value[2])
-                parts.extend(self.returns(v[1]) for v in ordered(enter.values) if v[0] == "F")
+                parts.extend([self.returns(v[1]) for v in ordered(enter.values) if v[0] == "F"])
         return union(parts) if parts else UNKNOWN_VALS

@@ -188,6 +188,8 @@ class Program:
             return found
         key = (module, 0)
         found = self.bindings(key, name, runtime=runtime)
+        if "*" not in self.summaries[module].scopes[0].bindings:
+            return found or None  # no star import to follow, nor to shadow what the module binds
         if found:
             shadowing = self._later_star_import(key, name, found, runtime=runtime, seen=_seen | {module})
             return shadowing if shadowing is not None else found
