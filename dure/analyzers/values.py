@@ -80,15 +80,16 @@ def incomplete(vals: Vals) -> Vals:
     return tuple.__new__(Vals, (vals.values, False, False))
 
 
-def value_key(value: Value) -> tuple[Any, ...]:
-    """A total order on values that does not depend on the hash seed (containers hold sets)."""
-    if value[0] == "Q":
-        items = value[1]
-        return ("Q", value[2], tuple(sorted(map(value_key, items.values))), items.complete, items.exact)
-    return value
+def _sort_key(value: Value) -> tuple[Any, ...]:
+    """Values sort as themselves; containers all alike (comparing their items would cost a sort of each)."""
+    return value if value[0] != "Q" else ("Q",)
 
 
 def ordered(values: frozenset[Value]) -> Iterable[Value]:
     """``values`` in a fixed order: evaluation is memoised with a cycle guard, so what a cycle cuts short
-    depends on the order values are visited in, and that order must not depend on the hash seed."""
-    return values if len(values) < 2 else sorted(values, key=value_key)
+    depends on the order values are visited in, and that order must not depend on the hash seed.
+
+    Containers keep no fixed order among themselves: reading from a container value evaluates nothing (its
+    attributes are external, calling it gives unknown), so the order they are visited in cannot matter.
+    """
+    return values if len(values) < 2 else sorted(values, key=_sort_key)
