@@ -376,12 +376,15 @@ class Evaluator:
 
     def definition(self, qualname: str) -> Vals:
         """The object a ``def``/``class`` statement binds: what its decorators return, innermost first."""
-        current = self.undecorated(qualname)
         key = self.program.def_scope.get(qualname)
-        outer = self.program.parent(key) if key is not None else None
-        if key is None or outer is None:
+        if key is None:
+            return UNKNOWN_VALS
+        scope = self.program.scope(key)
+        current = single(("C", qualname, True) if scope.kind == "class" else ("F", qualname, False))
+        if scope.parent is None or not scope.decorators:
             return current
-        for decorator in reversed(self.program.scope(key).decorators):
+        outer = (key[0], scope.parent)
+        for decorator in reversed(scope.decorators):
             current = self._decorate(decorator, current, outer)
         return current
 

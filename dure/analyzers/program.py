@@ -444,6 +444,10 @@ def _local_bindings(scope: Scope, key: ScopeKey, name: str, runtime: bool) -> li
     """What :meth:`Program.bindings` gives for a name bound in a function, lambda or comprehension: all its
     bindings, as such scopes have no import-time order and assignments from elsewhere only add bindings to
     modules and classes. Built each time: most local names are looked up once, and a memo would cost more."""
+    bound = scope.bindings[name]
+    if len(bound) == 1:  # most local names: no comprehension to run
+        binding = bound[0]
+        return [(binding, key)] if not (runtime and binding.type_only) else []
     if runtime:
-        return [(b, key) for b in scope.bindings[name] if not b.type_only]
-    return [(b, key) for b in scope.bindings[name]]
+        return [(b, key) for b in bound if not b.type_only]
+    return [(b, key) for b in bound]
