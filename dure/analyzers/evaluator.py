@@ -95,11 +95,11 @@ class Evaluator:
 
     def __init__(self, program: Program) -> None:
         self.program = program
-        # (scope, ref), (scope, binding), (value, ("member", attr)) or ("returns", qualname); an entry being
+        # (scope, ref), (scope, binding), (*value, attr) for members or ("returns", qualname); an entry being
         # computed holds IN_PROGRESS, so that asking for it again inside its own computation gives unknown
         # entries that read a parameter keep their value in ``dependent``, and READS_PARAMETER in ``memo``
-        self.memo: dict[tuple[Any, Any], Vals | Literal[False]] = {}
-        self.dependent: dict[tuple[Any, Any], Vals] = {}
+        self.memo: dict[tuple[Any, ...], Vals | Literal[False]] = {}
+        self.dependent: dict[tuple[Any, ...], Vals] = {}
         self.depth = 0  # computations in progress
         self.cuts = 0  # computations cut short so far (a cycle, or too deep): their callers saw unknown
         # getattr(objects, computed name) by (objects, name prefix), and the members of one object by (object,
@@ -456,7 +456,7 @@ class Evaluator:
             if flowed is not None:
                 return flowed
         parts: list[Vals] = [UNKNOWN_VALS]
-        parent = self.program.parent(key)
+        parent = (key[0], scope.parent) if scope.parent is not None else None
         if param.annotation is not None:
             parts.append(self.annotated(param.annotation, parent or key))
         if param.default is not None and parent is not None:
@@ -533,7 +533,7 @@ class Evaluator:
         return [cls] if exact else [cls, *sorted(self.program.subclasses(cls))]
 
     def instance_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
-        memo_key = (("I", cls, exact), ("member", attr))
+        memo_key = ("I", cls, exact, attr)
         cached = self.memo.get(memo_key)
         if cached:
             if cached is IN_PROGRESS:
@@ -541,8 +541,8 @@ class Evaluator:
             return cached
         return self._memoised(memo_key, self._dispatched_member, cached)
 
-    def _dispatched_member(self, memo_key: tuple[Value, tuple[str, str]]) -> Vals:
-        (_, cls, exact), (_, attr) = memo_key
+    def _dispatched_member(self, memo_key: tuple[str, str, bool, str]) -> Vals:
+        _, cls, exact, attr = memo_key
         if exact:
             return union([self._instance_member(cls, attr)])
         dispatched = self.program.dispatch_classes(cls, attr)
@@ -621,7 +621,7 @@ class Evaluator:
         return union(parts) if len(parts) > 1 else parts[0]
 
     def class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
-        memo_key = (("C", cls, exact), ("member", attr))
+        memo_key = ("C", cls, exact, attr)
         cached = self.memo.get(memo_key)
         if cached:
             if cached is IN_PROGRESS:
@@ -629,8 +629,8 @@ class Evaluator:
             return cached
         return self._memoised(memo_key, self._class_member, cached)
 
-    def _class_member(self, memo_key: tuple[Value, tuple[str, str]]) -> Vals:
-        (_, cls, exact), (_, attr) = memo_key
+    def _class_member(self, memo_key: tuple[str, str, bool, str]) -> Vals:
+        _, cls, exact, attr = memo_key
         parts: list[Vals] = []
         for klass in [cls] if exact else self.program.dispatch_classes(cls, attr):
             for owner, bindings in self.program.class_member(klass, attr):

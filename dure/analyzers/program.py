@@ -136,7 +136,7 @@ class Program:
             last = max((i for i, b in enumerate(own) if not b.guarded), default=0)
             if last and not self._eager_call_between(key[0], own[0].line, own[last].line):
                 own = own[last:]
-        found = [(b, key) for b in own]
+        found = [(own[0], key)] if len(own) == 1 else [(b, key) for b in own]
         extra = self.extra_bindings.get((key, name))
         return found + extra if extra else found
 
@@ -160,10 +160,10 @@ class Program:
         here = scopes[index]
         if name in here.global_names:
             here = scopes[0]
-        if here.kind != "module" and name in here.bindings and name not in here.nonlocal_names:
+        elif here.kind != "module" and name in here.bindings and name not in here.nonlocal_names:
             if here.kind == "class":
-                return self.bindings((module, here.id), name, runtime=runtime)
-            return _local_bindings(here, (module, here.id), name, runtime)
+                return self.bindings(key, name, runtime=runtime)
+            return _local_bindings(here, key, name, runtime)
         while here.kind != "module":  # enclosing scopes, class bodies aside
             if here.parent is None:
                 return None
