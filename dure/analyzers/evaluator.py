@@ -204,12 +204,12 @@ class Evaluator:
             return self.attribute(self.evaluate(ref[1], key), ref[2])
         if tag == "c":
             return self.call_result(self.evaluate(ref[1], key), ref[2], key)
+        if tag in ("s", "sp"):
+            return _A_STRING
         if tag == "d":
             return self.undecorated(ref[1])
         if tag == "k":
             return single(("XI", f"builtins.{ref[1]}"))
-        if tag in ("s", "sp"):
-            return _A_STRING
         if tag == "q":
             return single(("Q", self._items(ref[2], key), ref[1]))
         if tag == "i":
@@ -592,6 +592,9 @@ class Evaluator:
     def _accessed(
         self, klass: str, bindings: list[tuple[Binding, ScopeKey]], *, through_instance: bool
     ) -> Vals:
+        if len(bindings) == 1:  # most members: union would return the one part
+            binding, where = bindings[0]
+            return self._bind_access(self.binding(binding, where), through_instance)
         parts: list[Vals] = []
         for binding, where in bindings:
             vals = self.binding(binding, where)
