@@ -96,8 +96,8 @@ class Evaluator:
     def __init__(self, program: Program) -> None:
         self.program = program
         # (scope, ref), (scope, binding), (*value, attr) for members or ("returns", qualname); an entry being
-        # computed holds IN_PROGRESS, so that asking for it again inside its own computation gives unknown
-        # entries that read a parameter keep their value in ``dependent``, and READS_PARAMETER in ``memo``
+        # computed holds IN_PROGRESS, so that asking for it again inside its own computation gives unknown;
+        # an entry that read a parameter holds READS_PARAMETER, and its value is in ``dependent``
         self.memo: dict[tuple[Any, ...], Vals | Literal[False]] = {}
         self.dependent: dict[tuple[Any, ...], Vals] = {}
         self.depth = 0  # computations in progress
