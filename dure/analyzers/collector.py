@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from dure.analyzers.expressions import BINARY_DUNDERS, ExpressionCollector, is_getattr
@@ -51,8 +50,6 @@ class ModuleCollector(ExpressionCollector):
     """
 
     def collect(self, tree: ast.Module) -> ModuleSummary:
-        module = self.summary.definitions[0]
-        self.summary.definitions[0] = replace(module, docstring=_docstring(tree.body))
         self.body(tree.body)
         return self.summary
 
@@ -468,4 +465,4 @@ if hasattr(ast, "TypeAlias"):  # Python 3.12+
 
 def collect(source: SourceFile, tree: ast.Module, text: str) -> ModuleSummary:
     """The summary of one parsed module."""
-    return ModuleCollector(source, text).collect(tree)
+    return ModuleCollector(source, text, _docstring(tree.body)).collect(tree)

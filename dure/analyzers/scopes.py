@@ -19,12 +19,14 @@ POSITIONAL_OR_KEYWORD = ParameterKind.POSITIONAL_OR_KEYWORD
 VAR_POSITIONAL = ParameterKind.VAR_POSITIONAL
 KEYWORD_ONLY = ParameterKind.KEYWORD_ONLY
 VAR_KEYWORD = ParameterKind.VAR_KEYWORD
+#: ``kind.value`` of each parameter kind: an enum's ``value`` is a Python-level property.
+_KIND_VALUES: dict[ParameterKind, str] = {kind: kind.value for kind in ParameterKind}
 
 
 class ScopeTracker:
     """State shared by the statement and expression passes: the summary being built and the current scope."""
 
-    def __init__(self, source: SourceFile, text: str) -> None:
+    def __init__(self, source: SourceFile, text: str, docstring: str | None) -> None:
         self.lines = text.split("\n")
         lines = len(self.lines) - (not self.lines[-1])  # count_lines(text): a final newline ends the last
         self.summary = ModuleSummary(source.module, source.relpath, source.is_package, source.is_test)
@@ -35,6 +37,8 @@ class ScopeTracker:
         self.line = 0  # line of the statement being collected
         self._super_contexts: dict[int, tuple[str, str] | None] = {}
         self.docstring_nodes: set[int] = set()
+        #: Parameters as written, one object per distinct value (a frozen dataclass is slow to build).
+        self._written_parameters: dict[tuple[str, ParameterKind, str | None, bool], Parameter] = {}
         module_scope = self._new_scope("module", source.module, None)
         self.scope = module_scope
         self.summary.definitions.append(
@@ -45,6 +49,7 @@ class ScopeTracker:
                 source.relpath,
                 1,
                 max(lines, 1),
+                docstring=docstring,
                 is_test=source.is_test,
             )
         )
@@ -131,17 +136,22 @@ class ScopeTracker:
         One pass over the signature builds both forms: this runs for every function of every file.
         """
         signature: Signature = ([], [])
-        first_default = len(args.posonlyargs) + len(args.args) - len(args.defaults)
-        for index, arg in enumerate([*args.posonlyargs, *args.args] if args.posonlyargs else args.args):
-            kind = POSITIONAL_ONLY if index < len(args.posonlyargs) else POSITIONAL_OR_KEYWORD
-            default = args.defaults[index - first_default] if index >= first_default else None
-            self._parameter(signature, arg, kind, default, index >= first_default)
-        if args.vararg:
-            self._parameter(signature, args.vararg, VAR_POSITIONAL, None, False)
-        for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-            self._parameter(signature, arg, KEYWORD_ONLY, default, default is not None)
-        if args.kwarg:
-            self._parameter(signature, args.kwarg, VAR_KEYWORD, None, False)
+        posonly, positional, defaults = args.posonlyargs, args.args, args.defaults
+        first_default = len(posonly) + len(positional) - len(defaults)
+        for index, arg in enumerate([*posonly, *positional] if posonly else positional):
+            kind = POSITIONAL_ONLY if index < len(posonly) else POSITIONAL_OR_KEYWORD
+            if index < first_default:
+                self._parameter(signature, arg, kind, None, False)
+            else:
+                self._parameter(signature, arg, kind, defaults[index - first_default], True)
+        vararg, keyword_only, kwarg = args.vararg, args.kwonlyargs, args.kwarg
+        if vararg:
+            self._parameter(signature, vararg, VAR_POSITIONAL, None, False)
+        if keyword_only:
+            for arg, default in zip(keyword_only, args.kw_defaults, strict=True):
+                self._parameter(signature, arg, KEYWORD_ONLY, default, default is not None)
+        if kwarg:
+            self._parameter(signature, kwarg, VAR_KEYWORD, None, False)
         params, written = signature
         scope.params = tuple(params)
         for index, param in enumerate(params):
@@ -156,16 +166,19 @@ class ScopeTracker:
         default: ast.expr | None,
         has_default: bool,
     ) -> None:
-        annotation = arg.annotation
+        name, annotation = arg.arg, arg.annotation
         info = (
-            arg.arg,
-            kind.value,
+            name,
+            _KIND_VALUES[kind],
             None if annotation is None else self._annotation_ref(annotation),
             None if default is None else self.ref(default),
         )
         signature[0].append(_new_tuple(ParamInfo, info))
-        written = None if annotation is None else self.segment(annotation)
-        signature[1].append(Parameter(arg.arg, kind, written, has_default))
+        key = (name, kind, None if annotation is None else self.segment(annotation), has_default)
+        parameter = self._written_parameters.get(key)
+        if parameter is None:
+            parameter = self._written_parameters[key] = Parameter(*key)
+        signature[1].append(parameter)
 
     def _annotation_ref(self, node: ast.expr | None) -> Ref | None:
         if node is None:
