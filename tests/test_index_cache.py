@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 import threading
 from pathlib import Path
 
@@ -11,6 +13,8 @@ from conftest import TemporaryRepo
 
 from dure.analyzers import RepoIndex, build_index, builder
 from dure.analyzers.cache import IndexCache
+from dure.analyzers.source import SourceFile
+from dure.analyzers.summary import FileResult
 
 FILES = {
     "pkg/__init__.py": "",
@@ -217,6 +221,67 @@ def test_parallel_build_equals_serial(temporary_repo: TemporaryRepo) -> None:
     assert parallel.callers("pkg.m000.f0").value == {"pkg.m129.f129"}
     assert seen[-1] == (131, 131)
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def _chain_of_modules(count: int) -> dict[str, str]:
+    return {
+        "pkg/__init__.py": "",
+        **{
+            f"pkg/m{i:03}.py": f"from pkg.m{(i + 1) % count:03} import f{(i + 1) % count}\n\n\n"
+            f"def f{i}():\n    return f{(i + 1) % count}()\n" + "# padding\n" * (i % 7) * 40
+            for i in range(count)
+        },
+    }
+
+
+def test_parallel_build_fills_the_cache_and_leaves_no_scratch_files(
+    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "scratch"))
+    (tmp_path / "scratch").mkdir()
+    root, cache = temporary_repo(_chain_of_modules(90)), tmp_path / "cache"
+    parallel = build_index(root, cache=cache, workers=2, save_index=False)
+    assert len(files_under(cache / f"v{builder.ANALYZER_VERSION}" / "files")) == 91  # helpers' and ours
+    assert files_under(tmp_path / "scratch") == []
+    assert list((tmp_path / "scratch").iterdir()) == []
+    assert snapshot(parallel) == snapshot(build_index(root, cache=False, workers=1))
+    assert build_index(root, cache=cache, workers=2).statistics.parsed == 0
+
+
+def test_a_failing_helper_fails_the_build_and_leaves_no_scratch_files(
+    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "scratch"))
+    (tmp_path / "scratch").mkdir()
+    real, building = builder.summarise_file, os.getpid()
+
+    def breaks_in_a_helper(source: SourceFile, data: bytes) -> FileResult:
+        if os.getpid() != building:
+            raise RuntimeError("analyzer bug")
+        return real(source, data)
+
+    monkeypatch.setattr(builder, "summarise_file", breaks_in_a_helper)  # forked helpers inherit it
+    root = temporary_repo(_chain_of_modules(90))
+    with pytest.raises(RuntimeError, match="analyzer bug"):
+        build_index(root, cache=False, workers=2)
+    assert list((tmp_path / "scratch").iterdir()) == []
+
+
+def test_chunks_hold_every_job_once_largest_first_at_about_equal_cost() -> None:
+    sizes = [50_000, 20_000, *([3_000] * 40), *([10] * 300)]
+    jobs = [
+        (SourceFile(Path(f"m{i}.py"), f"m{i}.py", f"m{i}", False, False), b"x" * size, None)
+        for i, size in enumerate(sizes)
+    ]
+    chunks = builder._chunks(jobs, 2)
+    flat = [job for chunk in chunks for job in chunk]
+    assert sorted(map(id, flat)) == sorted(map(id, jobs))
+    assert [len(job[1]) for job in flat] == sorted(sizes, reverse=True)
+    costs = [sum(len(job[1]) + builder.FILE_COST for job in chunk) for chunk in chunks]
+    budget = sum(costs) / (2 * builder.CHUNKS_PER_PROCESS)
+    assert [len(chunk) for chunk in chunks[:2]] == [1, 1]  # a large file is a chunk of its own
+    assert all(cost < budget + 3_000 + builder.FILE_COST for cost in costs[2:])
+    assert len(chunks) <= 2 * builder.CHUNKS_PER_PROCESS + 1
 
 
 def test_summaries_kept_in_memory_serve_every_later_build(
