@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -123,6 +124,9 @@ def index(
             failed += 1
             click.echo(f"dure: error: {label}: {problem}", err=True)
             continue
+        # The index lives until it is written: the cyclic collector need not walk its millions of objects
+        # (they were made with collection off, so the first collection would walk them all)
+        gc.freeze()
         click.echo(_summary(label, built))
         if diagnostics:
             for diagnostic in built.diagnostics:
