@@ -267,6 +267,30 @@ def test_a_failing_helper_fails_the_build_and_leaves_no_scratch_files(
     assert list((tmp_path / "scratch").iterdir()) == []
 
 
+def test_without_a_temporary_directory_the_build_runs_in_one_process(
+    temporary_repo: TemporaryRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unwritable(*args: object, **kwargs: object) -> None:
+        raise PermissionError("read-only file system")
+
+    root = temporary_repo(_chain_of_modules(60))
+    serial = build_index(root, cache=False, workers=1)
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", unwritable)
+    monkeypatch.setattr(builder, "_summarise_shared", lambda *args: pytest.fail("helpers started"))
+    assert snapshot(build_index(root, cache=False, workers=2)) == snapshot(serial)
+
+
+def test_helpers_that_cannot_write_scratch_files_send_their_results(
+    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = builder._receive_chunks
+    monkeypatch.setattr(builder, "_receive_chunks", lambda chunks, _: real(chunks, tmp_path / "gone"))
+    root = temporary_repo(_chain_of_modules(60))
+    parallel = build_index(root, cache=False, workers=2)
+    assert snapshot(parallel) == snapshot(build_index(root, cache=False, workers=1))
+    assert parallel.statistics.parsed == 61
+
+
 def test_chunks_hold_every_job_once_largest_first_at_about_equal_cost() -> None:
     sizes = [50_000, 20_000, *([3_000] * 40), *([10] * 300)]
     jobs = [

@@ -98,14 +98,19 @@ def _receive_chunks(chunks: list[list[Job]], scratch: Path) -> None:
     _helper_chunks, _helper_scratch = chunks, scratch
 
 
-def _summarise_chunk(index: int) -> str:
+def _summarise_chunk(index: int) -> str | list[bytes]:
     """Summarise one chunk in a helper; the pickled results go to a scratch file, whose name is all that
     crosses the pipe. A large result sent through the pipe stalls the helper until the building process
     reads it, and that process's reading thread waits for the interpreter lock held by its summarising
-    (measured on Django: the helper idled a third of the time)."""
+    (measured on Django: the helper idled a third of the time). When the file cannot be written, the
+    results themselves cross the pipe."""
     blobs = [_summarise_job(job)[1] for job in _helper_chunks[index]]
     path = _helper_scratch / f"{index}.pkl"
-    path.write_bytes(pickle.dumps(blobs, protocol=pickle.HIGHEST_PROTOCOL))
+    try:
+        path.write_bytes(pickle.dumps(blobs, protocol=pickle.HIGHEST_PROTOCOL))
+    except OSError:
+        path.unlink(missing_ok=True)
+        return blobs
     return str(path)
 
 
@@ -282,9 +287,15 @@ def _summarise(
     """Summaries of the missing files; those made in this process whose cache entry is still to be written
     go to ``unwritten`` (the helpers write their own)."""
     workers = workers if workers is not None else _idle_cores()
-    if len(missing) < PARALLEL_THRESHOLD or workers <= 1:
-        return _summarise_here(missing, progress, len(missing), unwritten)
-    return _summarise_shared(missing, workers, progress, unwritten)
+    if len(missing) >= PARALLEL_THRESHOLD and workers > 1:
+        try:
+            scratch = tempfile.TemporaryDirectory(prefix="dure-summaries-", ignore_cleanup_errors=True)
+        except OSError:  # no writable temporary directory: no helpers either
+            pass
+        else:
+            with scratch:
+                return _summarise_shared(missing, workers, progress, unwritten, Path(scratch.name))
+    return _summarise_here(missing, progress, len(missing), unwritten)
 
 
 def _idle_cores() -> int:
@@ -345,9 +356,10 @@ def _summarise_here(
 
 
 def _summarise_shared(
-    missing: list[Job], workers: int, progress: Progress | None, unwritten: Unwritten
+    missing: list[Job], workers: int, progress: Progress | None, unwritten: Unwritten, scratch: Path
 ) -> list[FileResult]:
-    """Summarise with ``workers - 1`` helper processes and this one.
+    """Summarise with ``workers - 1`` helper processes and this one; ``scratch`` is an empty directory
+    for the helpers' results.
 
     The helpers take chunks from the front of the queue, largest files first; this process takes them from
     the back, cancelling each chunk's future before it starts, until the two meet. Between its own chunks
@@ -361,35 +373,37 @@ def _summarise_shared(
     results: list[FileResult] = []
     total = len(missing)
 
-    def absorb(future: Future[str]) -> None:
-        scratch_file = Path(future.result())
-        results.extend(pickle.loads(blob) for blob in pickle.loads(scratch_file.read_bytes()))
-        scratch_file.unlink()
+    def absorb(future: Future[str | list[bytes]]) -> None:
+        blobs = future.result()
+        if isinstance(blobs, str):
+            scratch_file = Path(blobs)
+            blobs = pickle.loads(scratch_file.read_bytes())
+            scratch_file.unlink()
+        results.extend(pickle.loads(blob) for blob in blobs)
         if progress is not None:
             progress(len(results), total)
 
-    with tempfile.TemporaryDirectory(prefix="dure-summaries-") as scratch:
-        pool = ProcessPoolExecutor(
-            max_workers=workers - 1,
-            mp_context=_fork_context(),
-            initializer=_receive_chunks,
-            initargs=(chunks, Path(scratch)),
-        )
-        try:
-            futures = [pool.submit(_summarise_chunk, index) for index in range(len(chunks))]
-            helped = 0  # futures[:helped] are absorbed
-            for back in range(len(chunks) - 1, -1, -1):
-                while helped < back and futures[helped].done():
-                    absorb(futures[helped])
-                    helped += 1
-                if not futures[back].cancel():
-                    break
-                results.extend(_summarise_here(chunks[back], progress, total, unwritten, len(results)))
-            for future in futures[helped:]:
-                if not future.cancelled():
-                    absorb(future)
-        finally:  # after a failure here, the helpers do not finish the queue first
-            pool.shutdown(cancel_futures=True)
+    pool = ProcessPoolExecutor(
+        max_workers=workers - 1,
+        mp_context=_fork_context(),
+        initializer=_receive_chunks,
+        initargs=(chunks, scratch),
+    )
+    try:
+        futures = [pool.submit(_summarise_chunk, index) for index in range(len(chunks))]
+        helped = 0  # futures[:helped] are absorbed
+        for back in range(len(chunks) - 1, -1, -1):
+            while helped < back and futures[helped].done():
+                absorb(futures[helped])
+                helped += 1
+            if not futures[back].cancel():
+                break
+            results.extend(_summarise_here(chunks[back], progress, total, unwritten, len(results)))
+        for future in futures[helped:]:
+            if not future.cancelled():
+                absorb(future)
+    finally:  # after a failure here, the helpers do not finish the queue first
+        pool.shutdown(cancel_futures=True)
     return results
 
 
