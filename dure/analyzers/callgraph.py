@@ -58,6 +58,9 @@ class CallResolver:
         self.incoming: dict[str, list[tuple[ResolvedSite, ResolvedTarget]]] = defaultdict(list)
         self.escaped_callers: set[str] = set()
         self.pending: list[ResolvedSite] = []  # sites with no target yet that the flow pass may resolve
+        # attribute names the first pass called (or read, or stored) on receivers it could not fully name
+        self.unresolved_names: set[str] = set()
+        self._callers_known: dict[str, bool] = {}  # see _all_callers_known
         self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
 
     # -- passes --------------------------------------------------------------------------------------
@@ -129,6 +132,8 @@ class CallResolver:
                     has_unresolved = True
             if has_unresolved:
                 retry.append(site)
+                if site.record.func[0] == "a":
+                    self.unresolved_names.add(site.record.func[2])
         return retry
 
     def _parameter_values(self, key: ScopeKey, index: int) -> Vals | None:
@@ -139,7 +144,7 @@ class CallResolver:
             return None
         param = scope.params[index]
         parts: list[Vals] = []
-        complete = scope.owner not in self.escaped_callers
+        complete = self._all_callers_known(key)
         for site, target in callers:
             argument = self._argument(site.record, index - target.offset, param.name)
             if argument is None:
@@ -159,6 +164,40 @@ class CallResolver:
         # the repository passed in is one of several things callers could pass.
         exact = complete and merged.exact and all(v[0] == "XI" for v in merged.values)
         return Vals(merged.values, complete, exact)
+
+    def _all_callers_known(self, key: ScopeKey) -> bool:
+        """Whether the sites the first pass found calling the function at ``key`` are all that call it, so
+        that the arguments they pass are all its parameters can hold. Not when code the index cannot follow
+        may call it: the function is used as a value, a call on a receiver the first pass could not name
+        uses its name (the flow pass may name it, too late to count), its class may be instantiated by such
+        code, the interpreter calls it implicitly, a class outside the repository (or one the index cannot
+        name) is among its class's ancestors, or a decorator the index cannot see through wraps it."""
+        scope = self.program.scope(key)
+        known = self._callers_known.get(scope.owner)
+        if known is None:
+            known = self._callers_known[scope.owner] = self._no_hidden_callers(key)
+        return known
+
+    def _no_hidden_callers(self, key: ScopeKey) -> bool:
+        program, scope = self.program, self.program.scope(key)
+        if scope.owner in self.escaped_callers:
+            return False
+        name = scope.owner.rpartition(".")[2]
+        cls = scope.method_of
+        if cls is not None:
+            if name in self.unresolved_names:
+                return False
+            if name in ("__init__", "__new__"):
+                instantiated = {cls, *program.subclasses(cls)}
+                if not instantiated.isdisjoint(self.escaped_callers):
+                    return False
+            elif name.startswith("__") and name.endswith("__"):
+                return False
+            ancestry = program.mro(cls)
+            if program.external_ancestors(cls) or any(program.unresolved_bases.get(c) for c in ancestry):
+                return False
+        parent = program.parent(key)
+        return parent is None or all(self.evaluator.is_transparent(d, parent) for d in scope.decorators)
 
     @staticmethod
     def _argument(record: CallRecord, position: int, name: str) -> Ref | None:
