@@ -14,7 +14,7 @@ from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.model import Certainty, SiteRow
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.refs import ref_text
-from dure.analyzers.summary import CallRecord, ModuleSummary, Ref
+from dure.analyzers.summary import STARRED, CallRecord, ModuleSummary, Ref
 from dure.analyzers.values import Vals, Value, ordered, union
 
 #: Builtins that call a protocol method of their argument.
@@ -147,7 +147,9 @@ class CallResolver:
         complete = self._all_callers_known(key)
         for site, target in callers:
             argument = self._argument(site.record, index - target.offset, param.name)
-            if argument is None:
+            if argument == STARRED:  # what *xs or **kw holds, or the default when they hold nothing for it
+                complete = False
+            if argument is None or argument == STARRED:
                 if param.default is None:
                     complete = False
                     continue
@@ -201,11 +203,20 @@ class CallResolver:
 
     @staticmethod
     def _argument(record: CallRecord, position: int, name: str) -> Ref | None:
+        """What the call passes for the parameter at ``position`` (counted among the explicit arguments)
+        called ``name``: its ref, :data:`STARRED` when ``*xs`` or ``**kw`` may fill it, None when nothing
+        does."""
         for keyword, ref in record.keywords:
             if keyword == name:
                 return ref
-        if 0 <= position < len(record.args):
+        if position < 0:
+            return None
+        if STARRED in record.args[: position + 1]:
+            return STARRED
+        if position < len(record.args):
             return record.args[position]
+        if any(keyword is None for keyword, _ in record.keywords):
+            return STARRED
         return None
 
     # -- one site ------------------------------------------------------------------------------------

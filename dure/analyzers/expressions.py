@@ -22,6 +22,7 @@ from dure.analyzers.refs import (
 )
 from dure.analyzers.scopes import ScopeTracker
 from dure.analyzers.summary import (
+    STARRED,
     UNKNOWN,
     AttributeStore,
     CallRecord,
@@ -154,7 +155,7 @@ class ExpressionCollector(ScopeTracker):
                 if type(argument.value) is str:
                     walk.append((argument, scope))
             elif type(argument) is ast.Starred:
-                ref = UNKNOWN
+                ref = STARRED
                 self._use(argument.value)
                 walk.append((argument, scope))
             else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from dure.analyzers.summary import UNKNOWN, Ref
+from dure.analyzers.summary import STARRED, UNKNOWN, Ref
 
 MAX_DEPTH = 24
 MAX_ITEMS = 64
@@ -74,7 +74,10 @@ def ref_of(node: ast.expr, owner: str, super_context: SuperContext, depth: int =
         if type(func) is ast.Name and func.id == "super" and not node.args:
             context = super_context()
             return ("super", *context) if context else UNKNOWN
-        args = [ref_of(a, owner, super_context, down) for a in node.args[:2] if type(a) is not ast.Starred]
+        args = [
+            STARRED if type(a) is ast.Starred else ref_of(a, owner, super_context, down)
+            for a in node.args[:2]
+        ]
         return ("c", ref_of(func, owner, super_context, down), tuple(args))
     if type(node) is ast.List or type(node) is ast.Tuple or type(node) is ast.Set:
         items = tuple([ref_of(e, owner, super_context, down) for e in node.elts[:MAX_ITEMS]])

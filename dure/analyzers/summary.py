@@ -17,6 +17,7 @@ known:
 ``("i", base, key)``        an item of a container (``key`` the constant subscript, or None)
 ``("or", refs)``            one of several values (``a or b``, ``x if c else y``)
 ``("u",)``                  unknown
+``("u", "*")``              a starred argument (``f(*xs)``): unknown, and so is every position after it
 ==========================  ==========================================================
 """
 
@@ -37,6 +38,7 @@ from dure.analyzers.model import (
 
 Ref = tuple[Any, ...]
 UNKNOWN: Ref = ("u",)
+STARRED: Ref = ("u", "*")
 
 
 class Binding(NamedTuple):
