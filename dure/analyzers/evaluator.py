@@ -486,7 +486,7 @@ class Evaluator:
             result = self.member(value, attr)
         else:
             result = union([self.member(value, attr) for value in ordered(values)])
-        if not base.complete:
+        if not base.complete or attr in self.program.attrs_stored_on_unknown:
             return incomplete(result)
         if not base.exact:
             return inexact(result)

@@ -48,6 +48,7 @@ class Program:
         self.extra_instance_attrs: dict[tuple[str, str], list[tuple[Binding, ScopeKey]]] = defaultdict(list)
         self.names_bound_elsewhere: set[str] = set()
         self.attrs_stored_elsewhere: set[str] = set()
+        self.attrs_stored_on_unknown: set[str] = set()  # obj.attr = value where obj may be anything
         self.outside_stores = 0  # how many store_elsewhere made: what read the instance attributes may change
         self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         self._eager_call_lines: dict[str, list[int]] = {}
@@ -93,6 +94,11 @@ class Program:
         """``obj.attr = value`` on an instance of ``cls``, run in scope ``where`` outside its methods."""
         self.extra_instance_attrs[(cls, attr)].append((binding, where))
         self.attrs_stored_elsewhere.add(attr)
+        self.outside_stores += 1
+
+    def store_on_unknown(self, attr: str) -> None:
+        """``obj.attr = value`` where ``obj`` may be any object: no object's ``attr`` is known for sure."""
+        self.attrs_stored_on_unknown.add(attr)
         self.outside_stores += 1
 
     def bindings(self, key: ScopeKey, name: str, *, runtime: bool = True) -> list[tuple[Binding, ScopeKey]]:

@@ -190,7 +190,10 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
         for store in [*summary.attribute_stores, *_constant_setattrs(summary, module, evaluator)]:
             key = (module, store.scope)
             owner = summary.scopes[store.scope].owner
-            for value in ordered(evaluator.evaluate(store.base, key).values):
+            receivers = evaluator.evaluate(store.base, key)
+            if not receivers.complete:
+                program.store_on_unknown(store.attr)
+            for value in ordered(receivers.values):
                 binding = Binding("valin", store.value, key)
                 if value[0] == "I":
                     program.store_elsewhere(value[1], store.attr, binding, key)
