@@ -146,3 +146,32 @@ def test_a_computed_import_reaches_only_the_modules_its_prefix_allows(indexed: I
     assert index.escaping_module_prefixes == {"pkg.data_"}
     assert index.callers("pkg.other._helper").certain
     assert not index.callers("pkg.data_a.table").certain
+
+
+def test_vars_of_an_object_exposes_that_object_not_its_module(indexed: Indexed) -> None:
+    index = indexed(
+        {
+            "m.py": "class Options:\n    def __init__(self, **kw):\n        vars(self).update(kw)\n\n\n"
+            "def read():\n    return vars()\n"
+        }
+    )
+    exposed = {u.scope: u.affects for u in index.uncertainties if u.kind.value == "namespace"}
+    assert exposed == {
+        "m.Options.__init__": ("member:m.Options", "subclasses:m.Options"),
+        "m.read": ("member:m",),
+    }
+
+
+def test_writes_through_dunder_dict_are_recorded_like_setattr(indexed: Indexed) -> None:
+    index = indexed(
+        {
+            "m.py": "class Record:\n    def __init__(self, **kw):\n"
+            "        self.__dict__.update(kw)\n        self.__dict__['k'] = 1\n"
+        }
+    )
+    writes = [(u.kind.value, u.line, u.affects) for u in index.uncertainties]
+    assert writes == [
+        ("setattr", 3, ("member:m.Record", "subclasses:m.Record")),
+        ("setattr", 4, ("member:m.Record", "subclasses:m.Record")),
+    ]
+    assert [t.callee for s in index.call_sites if s.line == 3 for t in s.targets] == ["builtins.dict.update"]

@@ -8,7 +8,7 @@ from dure.analyzers.callgraph import ResolvedSite
 from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.model import Definition, Uncertainty, UncertaintyKind
 from dure.analyzers.program import Program
-from dure.analyzers.summary import Ref
+from dure.analyzers.summary import CallRecord, Ref
 from dure.analyzers.values import Vals
 
 GETATTR_LIKE = frozenset(
@@ -80,14 +80,47 @@ def dynamic_uncertainties(site: ResolvedSite, caller: str, evaluator: Evaluator)
             (f"modules:{_import_prefix(_spelled(args, site, evaluator))}",),
         )
     if callees & NAMESPACE_LIKE:
-        yield Uncertainty(
-            UncertaintyKind.NAMESPACE,
-            caller,
-            file,
-            record.line,
-            f"{record.text}() exposes a namespace",
-            (f"member:{site.module}",),
-        )
+        if "builtins.vars" in callees and args:  # vars(obj): the object's attributes, not the module's
+            exposed = _affected(evaluator.evaluate(args[0], site.key), None)
+        else:
+            exposed = (f"member:{site.module}",)
+        detail = f"{record.text}() exposes a namespace"
+        yield Uncertainty(UncertaintyKind.NAMESPACE, caller, file, record.line, detail, exposed)
+
+
+#: What writes to a dict: through an object's ``__dict__``, each may set any attribute.
+DICT_WRITERS = frozenset({"update", "setdefault", "pop", "popitem", "clear"})
+
+
+def namespace_writes(program: Program, evaluator: Evaluator) -> Iterator[Uncertainty]:
+    """``obj.__dict__[name] = value`` and ``obj.__dict__.update(...)`` set attributes of ``obj`` by computed
+    names, as ``setattr`` does."""
+    for module, summary in sorted(program.summaries.items()):
+        for record in summary.calls:
+            owner = _dict_owner(record)
+            if owner is None:
+                continue
+            objects = evaluator.evaluate(owner, (module, record.scope))
+            yield Uncertainty(
+                UncertaintyKind.SETATTR,
+                summary.scopes[record.scope].owner,
+                summary.relpath,
+                record.line,
+                f"{record.text} writes attributes through __dict__",
+                _affected(objects, None),
+            )
+
+
+def _dict_owner(record: CallRecord) -> Ref | None:
+    """The object whose ``__dict__`` the call site writes, if it writes one."""
+    func = record.func
+    if record.kind in ("op:__setitem__", "op:__delitem__"):
+        written = func
+    elif record.kind == "call" and func[0] == "a" and func[2] in DICT_WRITERS:
+        written = func[1]
+    else:
+        return None
+    return written[1] if written[0] == "a" and written[2] == "__dict__" else None
 
 
 def _only_reads(site: ResolvedSite, callees: set[str], program: Program) -> bool:

@@ -585,6 +585,8 @@ class Evaluator:
         external = self.program.external_ancestors(cls)
         if external:
             return Vals(frozenset({("X", f"{external[0]}.{attr}")}), False, False)
+        if attr == "__dict__":  # the instance's attributes, as a dict
+            return single(("XI", "builtins.dict"))
         if attr.startswith("__") and attr.endswith("__"):
             return single(("X", f"builtins.object.{attr}"))
         return UNKNOWN_VALS

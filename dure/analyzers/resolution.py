@@ -7,7 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dure.analyzers.callgraph import CallResolver, site_row
-from dure.analyzers.dynamic import DYNAMIC_CALLEES, dynamic_uncertainties, string_uncertainties
+from dure.analyzers.dynamic import (
+    DYNAMIC_CALLEES,
+    dynamic_uncertainties,
+    namespace_writes,
+    string_uncertainties,
+)
 from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.inference import JediReport, add_jedi_targets
 from dure.analyzers.model import (
@@ -82,6 +87,7 @@ def resolve(summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = 
             else:
                 unresolved_calls += 1
     uncertainties.extend(string_uncertainties(program, definitions))
+    uncertainties.extend(namespace_writes(program, evaluator))
     uncertainties.extend(_unknown_decorators(program, evaluator))
     return Resolved(
         definitions,
