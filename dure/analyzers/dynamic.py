@@ -27,7 +27,7 @@ NAMESPACE_LIKE = frozenset({"builtins.globals", "builtins.locals", "builtins.var
 DYNAMIC_CALLEES = GETATTR_LIKE | EVAL_LIKE | IMPORT_LIKE | NAMESPACE_LIKE | {"builtins.setattr"}
 
 
-def _affected(objects: Vals, name: Ref | None) -> tuple[str, ...]:
+def affected_attributes(objects: Vals, name: Ref | None) -> tuple[str, ...]:
     """Selectors for the attributes of ``objects`` that a computed ``name`` could reach."""
     prefix = name[1] if name is not None and name[0] == "sp" else ""
     selectors: list[str] = []
@@ -62,7 +62,7 @@ def dynamic_uncertainties(site: ResolvedSite, caller: str, evaluator: Evaluator)
                 file,
                 record.line,
                 f"{record.text} with a computed name",
-                _affected(objects, name),
+                affected_attributes(objects, name),
             )
     if callees & EVAL_LIKE:
         # Code run by eval/exec sees the namespace it is given: its module's globals and what they import.
@@ -81,7 +81,7 @@ def dynamic_uncertainties(site: ResolvedSite, caller: str, evaluator: Evaluator)
         )
     if callees & NAMESPACE_LIKE:
         if "builtins.vars" in callees and args:  # vars(obj): the object's attributes, not the module's
-            exposed = _affected(evaluator.evaluate(args[0], site.key), None)
+            exposed = affected_attributes(evaluator.evaluate(args[0], site.key), None)
         else:
             exposed = (f"member:{site.module}",)
         detail = f"{record.text}() exposes a namespace"
@@ -107,7 +107,7 @@ def namespace_writes(program: Program, evaluator: Evaluator) -> Iterator[Uncerta
                 summary.relpath,
                 record.line,
                 f"{record.text} writes attributes through __dict__",
-                _affected(objects, None),
+                affected_attributes(objects, None),
             )
 
 

@@ -501,7 +501,8 @@ class Evaluator:
         if tag == "XI":
             return single(("X", f"{value[1]}.{attr}"))
         if tag == "I":
-            return self.instance_member(value[1], attr, exact=value[2])
+            found = self.instance_member(value[1], attr, exact=value[2])
+            return incomplete(found) if self.program.is_reclassed(value[1]) else found
         if tag == "C":
             return self.class_member(value[1], attr, exact=value[2])
         if tag == "S":

@@ -49,6 +49,7 @@ class Program:
         self.names_bound_elsewhere: set[str] = set()
         self.attrs_stored_elsewhere: set[str] = set()
         self.attrs_stored_on_unknown: set[str] = set()  # obj.attr = value where obj may be anything
+        self.reclassed: set[str] = set()  # classes some of whose instances get another __class__ assigned
         self.outside_stores = 0  # how many store_elsewhere made: what read the instance attributes may change
         self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         self._eager_call_lines: dict[str, list[int]] = {}
@@ -95,6 +96,10 @@ class Program:
         self.extra_instance_attrs[(cls, attr)].append((binding, where))
         self.attrs_stored_elsewhere.add(attr)
         self.outside_stores += 1
+
+    def is_reclassed(self, cls: str) -> bool:
+        """Whether an instance of ``cls`` may have been given another class (``obj.__class__ = K``)."""
+        return bool(self.reclassed) and not self.reclassed.isdisjoint(self.mro(cls))
 
     def store_on_unknown(self, attr: str) -> None:
         """``obj.attr = value`` where ``obj`` may be any object: no object's ``attr`` is known for sure."""

@@ -9,6 +9,7 @@ from pathlib import Path
 from dure.analyzers.callgraph import CallResolver, site_row
 from dure.analyzers.dynamic import (
     DYNAMIC_CALLEES,
+    affected_attributes,
     dynamic_uncertainties,
     namespace_writes,
     string_uncertainties,
@@ -26,7 +27,7 @@ from dure.analyzers.model import (
 )
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.summary import AttributeStore, Binding, ModuleSummary, Ref, Scope
-from dure.analyzers.values import ordered
+from dure.analyzers.values import Vals, ordered
 
 SYS_MODULES = frozenset({("X", "sys.modules")})
 
@@ -199,6 +200,8 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
             receivers = evaluator.evaluate(store.base, key)
             if not receivers.complete:
                 program.store_on_unknown(store.attr)
+            if store.attr == "__class__":
+                found.append(_reclassing(program, receivers, owner, summary.relpath, store.line))
             for value in ordered(receivers.values):
                 binding = Binding("valin", store.value, key)
                 if value[0] == "I":
@@ -226,6 +229,13 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                     )
     evaluator.reset()
     return found
+
+
+def _reclassing(program: Program, receivers: Vals, owner: str, file: str, line: int) -> Uncertainty:
+    """``obj.__class__ = K``: what the instances of ``obj``'s classes dispatch to is no longer certain."""
+    program.reclassed.update(value[1] for value in receivers.values if value[0] == "I")
+    affected = affected_attributes(receivers, None)
+    return Uncertainty(UncertaintyKind.MONKEYPATCH, owner, file, line, "assigns __class__", affected)
 
 
 def _constant_setattrs(summary: ModuleSummary, module: str, evaluator: Evaluator) -> list[AttributeStore]:
