@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dure.analyzers import RepoIndex, build_index
+from dure.analyzers import RepoIndex, build_index, halves
 from dure.analyzers.export import graph_document
 from dure.analyzers.model import Certainty, DefinitionKind
 from dure.cli import main
@@ -72,3 +72,16 @@ def test_cli_indexes_the_default_corpus(tmp_path: Path, capsys: pytest.CaptureFi
         assert document["nodes"]
         assert document["edges"]
     assert len(list(tmp_path.glob("*.json"))) == len(DEFAULT_PACKAGES)
+
+
+def test_resolving_in_halves_is_the_same_with_and_without_a_helper(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every default package split in two halves (large repositories are): the second half resolved in a
+    helper process, or here, gives the same graph."""
+    monkeypatch.setattr(halves, "SPLIT_MINIMUM", 0)
+    monkeypatch.setattr(halves, "may_fork", lambda: True)
+    for repo in resolve_repositories(None, corpus="default"):
+        helped = build_index(repo.root, cache=False, workers=2)
+        alone = build_index(repo.root, cache=False, workers=1)
+        assert graph_document(helped) == graph_document(alone), repo.name
+        assert helped.uncertainties == alone.uncertainties
+        assert helped.escaped == alone.escaped

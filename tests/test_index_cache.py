@@ -161,7 +161,7 @@ def test_entries_written_by_a_background_writer_are_complete_when_the_build_retu
     temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(builder, "BACKGROUND_WRITES", 1)  # every build with an entry to write forks one
-    monkeypatch.setattr(builder, "_may_fork", lambda: True)  # whatever threads earlier tests left running
+    monkeypatch.setattr(builder, "may_fork", lambda: True)  # whatever threads earlier tests left running
     forks: list[int] = []
     real_fork = builder.os.fork
 
@@ -186,7 +186,7 @@ def test_no_background_writer_while_another_thread_runs() -> None:
     other = threading.Thread(target=release.wait)
     other.start()
     try:
-        assert not builder._may_fork()
+        assert not builder.may_fork()
     finally:
         release.set()
         other.join()

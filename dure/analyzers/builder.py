@@ -9,7 +9,6 @@ import os
 import pickle
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from dure.analyzers.cache import IndexCache, write_pickled
 from dure.analyzers.collector import collect
+from dure.analyzers.halves import may_fork
 from dure.analyzers.index import RepoIndex, Statistics
 from dure.analyzers.model import Diagnostic
 from dure.analyzers.resolution import resolve
@@ -126,7 +126,7 @@ class _EntryWriter:
 
     def __init__(self, entries: Unwritten) -> None:
         self.pid: int | None = None
-        if len(entries) >= BACKGROUND_WRITES and _may_fork():
+        if len(entries) >= BACKGROUND_WRITES and may_fork():
             self.pid = os.fork()
             if self.pid == 0:
                 code = 1
@@ -143,11 +143,6 @@ class _EntryWriter:
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(self.pid, 0)
             self.pid = None
-
-
-def _may_fork() -> bool:
-    """Only a single-threaded process forks safely (another thread may hold a lock the child needs)."""
-    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 def _write_entries(entries: Unwritten) -> None:
@@ -169,7 +164,8 @@ def build_index(
     """Index the Python repository at ``root``.
 
     ``cache``: a directory, ``True``/``None`` for the default cache (``$DURE_CACHE/index``), ``False`` for
-    none. ``workers``: processes for parsing (default: the idle cores, used only for large cold runs).
+    none. ``workers``: processes for parsing and resolving (default: the idle cores, used only for large runs;
+    the index is the same whatever the number).
     ``jedi``: let jedi propose possible targets for call sites that stay unresolved (slow; see
     :mod:`dure.analyzers.inference`). ``save_index``: keep the whole index in the cache too (a tree that
     is never indexed twice as it is, such as a patched scratch copy, only needs its files' summaries).
@@ -227,7 +223,8 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
             entry = store.summary_path(digests[relpath], source) if store is not None else None
             missing.append((source, data, entry))
     unwritten: Unwritten = []
-    for result in _summarise(missing, options.workers, options.progress, unwritten):
+    workers = options.workers if options.workers is not None else _idle_cores()  # busy cores stay so
+    for result in _summarise(missing, workers, options.progress, unwritten):
         results[result.relpath] = result
     writer = _EntryWriter(unwritten)
     try:
@@ -239,6 +236,7 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
             parsed=len(missing),
             started=started,
             jedi=options.jedi,
+            helper=workers > 1,
         )
         if store is not None and options.save_index:
             store.save_index(fingerprint, index)
@@ -282,11 +280,10 @@ def _fingerprint(found: Discovery, digests: dict[str, str], *, jedi: bool) -> st
 
 
 def _summarise(
-    missing: list[Job], workers: int | None, progress: Progress | None, unwritten: Unwritten
+    missing: list[Job], workers: int, progress: Progress | None, unwritten: Unwritten
 ) -> list[FileResult]:
     """Summaries of the missing files; those made in this process whose cache entry is still to be written
     go to ``unwritten`` (the helpers write their own)."""
-    workers = workers if workers is not None else _idle_cores()
     if len(missing) >= PARALLEL_THRESHOLD and workers > 1:
         try:
             scratch = tempfile.TemporaryDirectory(prefix="dure-summaries-", ignore_cleanup_errors=True)
@@ -444,6 +441,7 @@ def _assemble(
     parsed: int,
     started: float,
     jedi: bool,
+    helper: bool,
 ) -> RepoIndex:
     summaries: dict[str, ModuleSummary] = {}
     lines = 0
@@ -463,7 +461,7 @@ def _assemble(
             continue
         summaries[result.summary.module] = result.summary
         lines += result.lines
-    facts = resolve(summaries, jedi_root=root if jedi else None)
+    facts = resolve(summaries, jedi_root=root if jedi else None, helper=helper)
     statistics = Statistics(
         len(found.files), len(summaries), lines, parsed, time.perf_counter() - started, False
     )

@@ -8,6 +8,7 @@ argument gives *possible* targets, complete only when every caller is known).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from dure.analyzers.evaluator import Evaluator
@@ -48,16 +49,19 @@ class ResolvedSite:
     key: ScopeKey  # (module, scope of the record): where its refs are evaluated
     targets: list[ResolvedTarget] = field(default_factory=list)
     reads_parameters: bool = False  # its first resolution read a value computed from a parameter
+    position: int = 0  # among its module's sites (calls, then property reads): names it across processes
 
 
 class CallResolver:
     def __init__(self, program: Program, evaluator: Evaluator) -> None:
         self.program = program
         self.evaluator = evaluator
-        self.sites: list[ResolvedSite] = []
+        self.modules: set[str] = set()  # whose sites this resolver resolves
+        self.sites: list[ResolvedSite] = []  # those the first pass resolved, in the order of its modules
         self.incoming: dict[str, list[tuple[ResolvedSite, ResolvedTarget]]] = defaultdict(list)
         self.escaped_callers: set[str] = set()
         self.pending: list[ResolvedSite] = []  # sites with no target yet that the flow pass may resolve
+        self._retry: list[ResolvedSite] = []  # resolved sites the flow pass re-resolves
         # attribute names the first pass called (or read, or stored) on receivers it could not fully name
         self.unresolved_names: set[str] = set()
         self._callers_known: dict[str, bool] = {}  # see _all_callers_known
@@ -65,17 +69,34 @@ class CallResolver:
 
     # -- passes --------------------------------------------------------------------------------------
 
-    def resolve_all(self) -> list[ResolvedSite]:
-        for module, summary in sorted(self.program.summaries.items()):
-            for record in [*summary.calls, *self._property_reads(summary)]:
-                site = ResolvedSite(record, module, (module, record.scope))
+    def first_pass(self, modules: Iterable[str]) -> None:
+        """Resolve the sites of ``modules`` with parameters unknown; those with no target that the flow pass
+        may resolve (a protocol use on a parameter: arguments may tell its class) wait in ``pending``."""
+        for module in modules:
+            self.modules.add(module)
+            for position, record in enumerate(self.records(module)):
+                site = ResolvedSite(record, module, (module, record.scope), position=position)
                 self._first_resolution(site)
                 if site.targets:
                     self.sites.append(site)
                 elif record.kind not in ("call", "deco", "attr", "attrset") and self._on_parameter(site):
-                    self.pending.append(site)  # a protocol use on a parameter: arguments may tell its class
-        self._flow_through_parameters()
-        return self.sites
+                    self.pending.append(site)
+
+    def records(self, module: str) -> list[CallRecord]:
+        """The sites of ``module`` in a fixed order: its calls, then the attribute reads that may run a
+        property getter."""
+        summary = self.program.summaries[module]
+        return [*summary.calls, *self._property_reads(summary)]
+
+    def note_callers(self, every_site: Iterable[ResolvedSite] | None = None) -> None:
+        """Before the flow pass: note the callers the first pass found. ``every_site``: the first pass's
+        sites of every module in their global order, when other resolvers did some (they count as callers;
+        only this resolver's own are re-resolved)."""
+        self._retry = self._index_incoming(self.sites if every_site is None else every_site)
+
+    def flow(self) -> list[ResolvedSite]:
+        """The second pass (after :meth:`note_callers`); returns the pending sites it resolved."""
+        return self._flow_through_parameters(self._retry)
 
     def _first_resolution(self, site: ResolvedSite) -> None:
         """Resolve ``site`` and note whether that read a parameter: if not, the flow pass, which only changes
@@ -100,30 +121,33 @@ class CallResolver:
             if attr in names
         ]
 
-    def _flow_through_parameters(self) -> None:
-        retry = self._index_incoming()
+    def _flow_through_parameters(self, retry: list[ResolvedSite]) -> list[ResolvedSite]:
         if not retry and not self.pending:
-            return
+            return []
         self.evaluator.param_flow = self._parameter_values
         self.evaluator.forget_parameter_dependent()
         for site in retry:
             if site.reads_parameters:
                 site.targets = self.resolve(site)
+        resolved = []
         for site in self.pending:
             if site.reads_parameters:
                 site.targets = self.resolve(site)
             if site.targets:
-                self.sites.append(site)
+                resolved.append(site)
         self.evaluator.param_flow = None
         self.evaluator.forget_parameter_dependent()
+        return resolved
 
-    def _index_incoming(self) -> list[ResolvedSite]:
-        """Note every target reached as an incoming call, and return the sites worth a second pass: those
-        with something unresolved, which a parameter's arguments may explain (one walk over the sites)."""
+    def _index_incoming(self, sites: Iterable[ResolvedSite]) -> list[ResolvedSite]:
+        """Note every target reached as an incoming call, and return this resolver's sites worth a second
+        pass: those with something unresolved, which a parameter's arguments may explain (one walk over the
+        sites)."""
         unresolved = Certainty.UNRESOLVED
         incoming = self.incoming
+        own = self.modules
         retry: list[ResolvedSite] = []
-        for site in self.sites:
+        for site in sites:
             has_unresolved = False
             for target in site.targets:
                 if target.certainty is not unresolved:
@@ -131,7 +155,8 @@ class CallResolver:
                 else:
                     has_unresolved = True
             if has_unresolved:
-                retry.append(site)
+                if site.module in own:
+                    retry.append(site)
                 if site.record.func[0] == "a":
                     self.unresolved_names.add(site.record.func[2])
         return retry

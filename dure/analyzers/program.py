@@ -32,6 +32,7 @@ class Program:
     def __init__(self, summaries: Mapping[str, ModuleSummary]) -> None:
         self.summaries = dict(summaries)
         self.modules = frozenset(self.summaries)
+        self.module_rank = {module: rank for rank, module in enumerate(sorted(self.summaries))}
         self.packages = frozenset(
             ".".join(parts[:i])
             for m in self.modules

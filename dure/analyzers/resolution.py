@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from dure.analyzers.callgraph import CallResolver, site_row
+from dure.analyzers.callgraph import site_row
 from dure.analyzers.dynamic import (
     DYNAMIC_CALLEES,
     affected_attributes,
@@ -15,6 +15,7 @@ from dure.analyzers.dynamic import (
     string_uncertainties,
 )
 from dure.analyzers.evaluator import Evaluator
+from dure.analyzers.halves import resolve_sites
 from dure.analyzers.inference import JediReport, add_jedi_targets
 from dure.analyzers.model import (
     Certainty,
@@ -48,8 +49,11 @@ class Resolved:
     escaping_module_prefixes: frozenset[str] = frozenset({""})
 
 
-def resolve(summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = None) -> Resolved:
-    """Whole-repository facts; with ``jedi_root``, jedi proposes possible targets for unresolved calls."""
+def resolve(
+    summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = None, helper: bool = False
+) -> Resolved:
+    """Whole-repository facts; with ``jedi_root``, jedi proposes possible targets for unresolved calls.
+    ``helper``: a forked process may resolve half of the call sites (the facts are the same either way)."""
     program = Program(summaries)
     evaluator = Evaluator(program)
     definitions: dict[str, Definition] = {}
@@ -60,10 +64,8 @@ def resolve(summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = 
     uncertainties = list(_attribute_stores(program, evaluator))
     _container_adds(program, evaluator)
     _dynamic_namespaces(program)
-    escaped = _escapes(program, evaluator)
-    calls = CallResolver(program, evaluator)
-    calls.escaped_callers = set(escaped)
-    sites = calls.resolve_all()
+    resolved_sites = resolve_sites(program, evaluator, helper=helper)
+    sites, escaped = resolved_sites.sites, resolved_sites.escaped
     jedi_report = (
         add_jedi_targets(jedi_root, sites, summaries, definitions) if jedi_root is not None else None
     )
@@ -96,7 +98,7 @@ def resolve(summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = 
         _class_infos(program, evaluator, summaries),
         call_sites,
         tuple(uncertainties),
-        frozenset(escaped),
+        escaped,
         frozenset(unresolved_attributes),
         unresolved_calls,
         frozenset(_rebound(program)),
@@ -270,16 +272,6 @@ def _container_adds(program: Program, evaluator: Evaluator) -> None:
             if identity is not None:
                 program.container_adds[identity].append((add.value, key))
     evaluator.reset()
-
-
-def _escapes(program: Program, evaluator: Evaluator) -> set[str]:
-    escaped: set[str] = set()
-    for module, summary in program.summaries.items():
-        for use in summary.uses:
-            for value in evaluator.evaluate(use.ref, (module, use.scope)).values:
-                if value[0] in ("F", "C", "M"):
-                    escaped.add(value[1])
-    return escaped
 
 
 def _unknown_decorators(program: Program, evaluator: Evaluator) -> list[Uncertainty]:
