@@ -11,10 +11,9 @@ import pytest
 from conftest import TemporaryRepo
 from test_index_cache import snapshot
 
-from dure.analyzers import RepoIndex, build_index, halves
+from dure.analyzers import RepoIndex, build_index, builder, halves
 from dure.analyzers.builder import summarise_file
 from dure.analyzers.model import Certainty
-from dure.analyzers.program import Program
 from dure.analyzers.source import discover
 
 #: Two modules, one per half; each calls functions of the other with functions and objects of its own,
@@ -118,10 +117,9 @@ def test_the_halves_share_the_modules_by_their_work(monkeypatch: pytest.MonkeyPa
         result = summarise_file(source, source.path.read_bytes())
         assert result.summary is not None
         summaries[result.summary.module] = result.summary
-    program = Program(summaries)
-    assert halves.split(program) == (sorted(summaries), [])  # a small repository is one half
+    assert halves.split(summaries) == (sorted(summaries), [])  # a small repository is one half
     monkeypatch.setattr(halves, "SPLIT_MINIMUM", 0)
-    first, second = halves.split(program)
+    first, second = halves.split(summaries)
     assert first
     assert second
     assert sorted(first + second) == sorted(summaries)
@@ -179,3 +177,34 @@ def test_a_helper_that_dies_after_the_swap_leaves_its_half_to_this_process(
     helped = build(root, workers=2)
     assert len(forks) == 1
     assert snapshot(helped) == snapshot(alone)
+
+
+def test_the_helper_writes_the_cache_entries_of_this_process_once_its_half_is_sent(
+    temporary_repo: TemporaryRepo, forks: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(builder, "BACKGROUND_WRITES", 1)  # a writer process of its own would be forked
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    first = builder.build_index(root, cache=cache, save_index=False, workers=2)
+    assert len(forks) == 1  # the resolution helper, and no writer
+    assert len(list(cache.glob("v*/files/*/*.pkl"))) == 2
+    again = builder.build_index(root, cache=cache, save_index=False, workers=2)
+    assert again.statistics.parsed == 0
+    assert snapshot(again) == snapshot(first)
+
+
+def test_entries_the_helper_fails_to_write_are_written_here(
+    temporary_repo: TemporaryRepo, forks: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    parent = os.getpid()
+    real_write = builder._write_entries
+
+    def failing_in_helper(entries: builder.Unwritten) -> None:
+        if os.getpid() != parent:
+            raise OSError("the helper cannot write")
+        real_write(entries)
+
+    monkeypatch.setattr(builder, "_write_entries", failing_in_helper)
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    builder.build_index(root, cache=cache, save_index=False, workers=2)
+    assert len(forks) == 1
+    assert len(list(cache.glob("v*/files/*/*.pkl"))) == 2

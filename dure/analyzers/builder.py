@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from dure.analyzers.cache import IndexCache, write_pickled
 from dure.analyzers.collector import collect
-from dure.analyzers.halves import may_fork
+from dure.analyzers.halves import may_fork, splits
 from dure.analyzers.index import RepoIndex, Statistics
 from dure.analyzers.model import Diagnostic
 from dure.analyzers.resolution import resolve
@@ -120,12 +120,17 @@ BACKGROUND_WRITES = 64
 
 
 class _EntryWriter:
-    """Writes the cache entries of the summaries this process made, in a forked child when there are many:
-    pickling them (0.36 s on Django) then runs on another core while this process resolves.
+    """Writes the cache entries of the summaries this process made (pickling them takes 0.36 s on Django)
+    on another core than the one resolving: the helper that resolves half of the call sites once its half
+    is sent (see :class:`~dure.analyzers.halves.Afterwards`), else a child forked now, when there are many.
     ``wait`` returns once every entry is written, so a build leaves its cache complete."""
 
-    def __init__(self, entries: Unwritten) -> None:
+    def __init__(self, entries: Unwritten, *, helper_resolves: bool) -> None:
+        self.entries = entries
         self.pid: int | None = None
+        self.deferred = helper_resolves and bool(entries)  # until a helper takes it, or wait writes them
+        if self.deferred:
+            return
         if len(entries) >= BACKGROUND_WRITES and may_fork():
             self.pid = os.fork()
             if self.pid == 0:
@@ -138,11 +143,24 @@ class _EntryWriter:
         else:
             _write_entries(entries)
 
+    def run(self) -> None:
+        """In the resolution helper."""
+        _write_entries(self.entries)
+
+    def handed_to(self, pid: int) -> None:
+        """The resolution helper ``pid`` writes the entries; :meth:`wait` waits for it."""
+        self.pid = pid
+
     def wait(self) -> None:
+        written = not self.deferred
         if self.pid is not None:
             with contextlib.suppress(ChildProcessError):
-                os.waitpid(self.pid, 0)
+                _, status = os.waitpid(self.pid, 0)
+                written = status == 0
             self.pid = None
+        if not written:  # no helper took them, or it failed
+            _write_entries(self.entries)
+        self.deferred = False
 
 
 def _write_entries(entries: Unwritten) -> None:
@@ -226,18 +244,20 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
     workers = options.workers if options.workers is not None else _idle_cores()  # busy cores stay so
     for result in _summarise(missing, workers, options.progress, unwritten):
         results[result.relpath] = result
-    writer = _EntryWriter(unwritten)
+    summaries, lines = _modules(found, results, diagnostics)
+    helper = workers > 1 and splits(summaries)
+    writer = _EntryWriter(unwritten, helper_resolves=helper)
     try:
-        index = _assemble(
-            root,
-            found=found,
-            results=results,
-            diagnostics=diagnostics,
-            parsed=len(missing),
-            started=started,
-            jedi=options.jedi,
-            helper=workers > 1,
+        facts = resolve(
+            summaries,
+            jedi_root=root if options.jedi else None,
+            helper=helper,
+            afterwards=writer if writer.deferred else None,
         )
+        statistics = Statistics(
+            len(found.files), len(summaries), lines, len(missing), time.perf_counter() - started, False
+        )
+        index = RepoIndex.from_facts(root, facts, tuple(diagnostics), statistics)
         if store is not None and options.save_index:
             store.save_index(fingerprint, index)
     finally:
@@ -432,17 +452,10 @@ def _fork_context() -> BaseContext | None:
     return None
 
 
-def _assemble(
-    root: Path,
-    *,
-    found: Discovery,
-    results: dict[str, FileResult],
-    diagnostics: list[Diagnostic],
-    parsed: int,
-    started: float,
-    jedi: bool,
-    helper: bool,
-) -> RepoIndex:
+def _modules(
+    found: Discovery, results: dict[str, FileResult], diagnostics: list[Diagnostic]
+) -> tuple[dict[str, ModuleSummary], int]:
+    """The summaries by module, and their lines; failed files and duplicate modules become diagnostics."""
     summaries: dict[str, ModuleSummary] = {}
     lines = 0
     # A package shadows a module of the same name (``pkg/a/__init__.py`` over ``pkg/a.py``), as in Python.
@@ -461,8 +474,4 @@ def _assemble(
             continue
         summaries[result.summary.module] = result.summary
         lines += result.lines
-    facts = resolve(summaries, jedi_root=root if jedi else None, helper=helper)
-    statistics = Statistics(
-        len(found.files), len(summaries), lines, parsed, time.perf_counter() - started, False
-    )
-    return RepoIndex.from_facts(root, facts, tuple(diagnostics), statistics)
+    return summaries, lines

@@ -16,18 +16,19 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from multiprocessing import Pipe
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Protocol
 
 from dure.analyzers.callgraph import CallResolver, ResolvedSite, ResolvedTarget
 from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.model import Certainty
 from dure.analyzers.program import Program
-from dure.analyzers.summary import CallRecord
+from dure.analyzers.summary import CallRecord, ModuleSummary
 
 #: Below this many call records a repository is one half: a helper process would cost more than it saves.
 SPLIT_MINIMUM = 16000
@@ -48,10 +49,24 @@ def may_fork() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-def resolve_sites(program: Program, evaluator: Evaluator, *, helper: bool) -> SitesResolved:
+class Afterwards(Protocol):
+    """Work for the helper once it has sent its half (this process then computes the remaining facts
+    alone), such as writing cache entries."""
+
+    def run(self) -> None:
+        """In the helper: do the work."""
+
+    def handed_to(self, pid: int) -> None:
+        """In this process: the helper ``pid`` took the work. Not called when no helper ran or it failed
+        before its half was sent: the work is then this process's to do."""
+
+
+def resolve_sites(
+    program: Program, evaluator: Evaluator, *, helper: bool, afterwards: Afterwards | None = None
+) -> SitesResolved:
     """Every call site of ``program``, resolved. ``evaluator`` resolves the first half and keeps its
-    memo; ``helper``: the second half may run in a forked process."""
-    first, second = split(program)
+    memo; ``helper``: the second half may run in a forked process, which then does ``afterwards``."""
+    first, second = split(program.summaries)
     if not second:
         half = _Half(program, evaluator, first)
         escaped = half.first_pass()
@@ -59,17 +74,21 @@ def resolve_sites(program: Program, evaluator: Evaluator, *, helper: bool) -> Si
         late = half.flow()
         return SitesResolved([*half.calls.sites, *late], frozenset(escaped))
     if helper and may_fork():
-        return _with_helper(program, evaluator, first, second)
+        return _with_helper(program, evaluator, first, second, afterwards)
     return _here(program, _Half(program, evaluator, first), second)
 
 
-def split(program: Program) -> tuple[list[str], list[str]]:
+def splits(summaries: Mapping[str, ModuleSummary]) -> bool:
+    """Whether the modules are resolved in two halves (else in one)."""
+    return sum(len(s.calls) for s in summaries.values()) >= SPLIT_MINIMUM
+
+
+def split(summaries: Mapping[str, ModuleSummary]) -> tuple[list[str], list[str]]:
     """The modules in two halves of about equal work (value uses and call records), each in name order;
     the second is empty for a small repository."""
-    summaries = program.summaries
-    cost = {module: len(s.uses) + len(s.calls) + 1 for module, s in summaries.items()}
-    if sum(len(s.calls) for s in summaries.values()) < SPLIT_MINIMUM:
+    if not splits(summaries):
         return sorted(summaries), []
+    cost = {module: len(s.uses) + len(s.calls) + 1 for module, s in summaries.items()}
     halves: tuple[list[str], list[str]] = ([], [])
     loads = [0, 0]
     for module in sorted(summaries, key=lambda m: (-cost[m], m)):
@@ -142,7 +161,11 @@ def _here(
 
 
 def _with_helper(
-    program: Program, evaluator: Evaluator, first: list[str], second: list[str]
+    program: Program,
+    evaluator: Evaluator,
+    first: list[str],
+    second: list[str],
+    afterwards: Afterwards | None,
 ) -> SitesResolved:
     """The second half in a forked helper, at the same time as the first here. Should the helper fail, the
     second half is resolved here after all, from the same state, to the same result."""
@@ -155,27 +178,38 @@ def _with_helper(
         code = 1
         try:
             _helper(program, evaluator, second, helper_receives, helper_sends)
+            helper_sends.close()
+            if afterwards is not None:
+                afterwards.run()
             code = 0
         finally:
             os._exit(code)  # no atexit handlers, no flushing of the parent's buffers
     helper_sends.close()
     helper_receives.close()
+    sent = False
     try:
-        return _beside_helper(program, _Half(program, evaluator, first), second, from_helper, to_helper)
+        resolved, sent = _beside_helper(
+            program, _Half(program, evaluator, first), second, from_helper, to_helper
+        )
+        return resolved
     finally:
         from_helper.close()
         to_helper.close()
-        _reap(pid)
+        if sent and afterwards is not None:
+            afterwards.handed_to(pid)
+        else:
+            _reap(pid, stop=not sent)
 
 
 def _beside_helper(
     program: Program, half: _Half, second: list[str], receive: Connection, send: Connection
-) -> SitesResolved:
+) -> tuple[SitesResolved, bool]:
+    """The first half here, the second from the helper; and whether the helper sent all of it."""
     escaped = half.first_pass()
     ours = (escaped, _encode(half.calls.sites))
     theirs = _receive(receive)
     if theirs is None or not _send(send, ours):
-        return _here(program, half, second, ours)
+        return _here(program, half, second, ours), False
     other_escaped, other_encoded = theirs
     decoder = _Decoder(half.calls)
     every_site = _in_order(program, half.calls.sites, decoder.sites(other_encoded))
@@ -184,15 +218,16 @@ def _beside_helper(
     late = half.flow()
     final = _receive(receive)
     if final is None:
-        return _here(program, half, second, ours, late)
+        return _here(program, half, second, ours, late), False
     other_first, other_late = final
-    return SitesResolved(
+    resolved = SitesResolved(
         [
             *_in_order(program, half.calls.sites, decoder.sites(other_first)),
             *_in_order(program, late, decoder.sites(other_late)),
         ],
         frozenset(escaped),
     )
+    return resolved, True
 
 
 def _helper(
@@ -228,13 +263,12 @@ def _send(send: Connection, payload: object) -> bool:
     return True
 
 
-def _reap(pid: int) -> None:
-    """Wait for the helper; it has sent all it will, or failed (then it is stopped)."""
+def _reap(pid: int, *, stop: bool) -> None:
+    """Wait for the helper to exit; ``stop`` it first if it may still be running (it failed)."""
     try:
-        finished, _ = os.waitpid(pid, os.WNOHANG)
-        if finished == 0:
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
+        if stop and os.waitpid(pid, os.WNOHANG)[0] == 0:
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
     except (ChildProcessError, ProcessLookupError):
         pass
 

@@ -15,7 +15,7 @@ from dure.analyzers.dynamic import (
     string_uncertainties,
 )
 from dure.analyzers.evaluator import Evaluator
-from dure.analyzers.halves import resolve_sites
+from dure.analyzers.halves import Afterwards, resolve_sites
 from dure.analyzers.inference import JediReport, add_jedi_targets
 from dure.analyzers.model import (
     Certainty,
@@ -50,10 +50,15 @@ class Resolved:
 
 
 def resolve(
-    summaries: Mapping[str, ModuleSummary], *, jedi_root: Path | None = None, helper: bool = False
+    summaries: Mapping[str, ModuleSummary],
+    *,
+    jedi_root: Path | None = None,
+    helper: bool = False,
+    afterwards: Afterwards | None = None,
 ) -> Resolved:
     """Whole-repository facts; with ``jedi_root``, jedi proposes possible targets for unresolved calls.
-    ``helper``: a forked process may resolve half of the call sites (the facts are the same either way)."""
+    ``helper``: a forked process may resolve half of the call sites (the facts are the same either way),
+    and then do ``afterwards``."""
     program = Program(summaries)
     evaluator = Evaluator(program)
     definitions: dict[str, Definition] = {}
@@ -64,7 +69,7 @@ def resolve(
     uncertainties = list(_attribute_stores(program, evaluator))
     _container_adds(program, evaluator)
     _dynamic_namespaces(program)
-    resolved_sites = resolve_sites(program, evaluator, helper=helper)
+    resolved_sites = resolve_sites(program, evaluator, helper=helper, afterwards=afterwards)
     sites, escaped = resolved_sites.sites, resolved_sites.escaped
     jedi_report = (
         add_jedi_targets(jedi_root, sites, summaries, definitions) if jedi_root is not None else None
