@@ -37,6 +37,22 @@ def checker_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return runs
 
 
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pids of the processes forked from now on (by the index builder's helpers and writers)."""
+    started: list[int] = []
+    real_fork = os.fork
+
+    def counted_fork() -> int:
+        pid = real_fork()
+        if pid:
+            started.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counted_fork)
+    return started
+
+
 TemporaryRepo = Callable[[RepoFiles], Path]
 
 

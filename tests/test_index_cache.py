@@ -158,20 +158,10 @@ def test_without_saving_the_index_only_the_file_summaries_are_kept(
 
 
 def test_entries_written_by_a_background_writer_are_complete_when_the_build_returns(
-    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
 ) -> None:
     monkeypatch.setattr(builder, "BACKGROUND_WRITES", 1)  # every build with an entry to write forks one
     monkeypatch.setattr(builder, "may_fork", lambda: True)  # whatever threads earlier tests left running
-    forks: list[int] = []
-    real_fork = builder.os.fork
-
-    def counted_fork() -> int:
-        pid = real_fork()
-        if pid:
-            forks.append(pid)
-        return pid
-
-    monkeypatch.setattr(builder.os, "fork", counted_fork)
     root, cache = temporary_repo(FILES), tmp_path / "cache"
     first = build_index(root, cache=cache, save_index=False)
     assert len(forks) == 1

@@ -83,21 +83,11 @@ FLOW_EDGES = [
 
 
 @pytest.fixture
-def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Splits every repository, allows forking whatever threads earlier tests left, counts the helpers."""
+def halves_forked(monkeypatch: pytest.MonkeyPatch, forks: list[int]) -> list[int]:
+    """Splits every repository, allows forking whatever threads earlier tests left; the helpers' pids."""
     monkeypatch.setattr(halves, "SPLIT_MINIMUM", 0)
     monkeypatch.setattr(halves, "may_fork", lambda: True)
-    started: list[int] = []
-    real_fork = os.fork
-
-    def counted_fork() -> int:
-        pid = real_fork()
-        if pid:
-            started.append(pid)
-        return pid
-
-    monkeypatch.setattr(halves.os, "fork", counted_fork)
-    return started
+    return forks
 
 
 CASES = Path(__file__).parent / "cases" / "callgraph"
@@ -130,13 +120,13 @@ def test_the_halves_share_the_modules_by_their_work(monkeypatch: pytest.MonkeyPa
 
 
 def test_a_helper_resolves_the_same_index_as_one_process(
-    temporary_repo: TemporaryRepo, forks: list[int]
+    temporary_repo: TemporaryRepo, halves_forked: list[int]
 ) -> None:
     root = temporary_repo(FILES)
     alone = build(root, workers=1)
-    assert not forks
+    assert not halves_forked
     helped = build(root, workers=2)
-    assert len(forks) == 1
+    assert len(halves_forked) == 1
     assert snapshot(helped) == snapshot(alone)
     # the flow pass of each half sees the callers the other half found
     for caller, callee in FLOW_EDGES:
@@ -146,7 +136,7 @@ def test_a_helper_resolves_the_same_index_as_one_process(
 
 
 def test_a_helper_that_fails_at_once_leaves_its_half_to_this_process(
-    temporary_repo: TemporaryRepo, forks: list[int], monkeypatch: pytest.MonkeyPatch
+    temporary_repo: TemporaryRepo, halves_forked: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = temporary_repo(FILES)
     alone = build(root, workers=1)
@@ -156,12 +146,12 @@ def test_a_helper_that_fails_at_once_leaves_its_half_to_this_process(
 
     monkeypatch.setattr(halves, "_helper", broken)
     helped = build(root, workers=2)
-    assert len(forks) == 1
+    assert len(halves_forked) == 1
     assert snapshot(helped) == snapshot(alone)
 
 
 def test_a_helper_that_dies_after_the_swap_leaves_its_half_to_this_process(
-    temporary_repo: TemporaryRepo, forks: list[int], monkeypatch: pytest.MonkeyPatch
+    temporary_repo: TemporaryRepo, halves_forked: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = temporary_repo(FILES)
     alone = build(root, workers=1)
@@ -175,17 +165,17 @@ def test_a_helper_that_dies_after_the_swap_leaves_its_half_to_this_process(
 
     monkeypatch.setattr(halves._Half, "flow", dying_flow)
     helped = build(root, workers=2)
-    assert len(forks) == 1
+    assert len(halves_forked) == 1
     assert snapshot(helped) == snapshot(alone)
 
 
 def test_the_helper_writes_the_cache_entries_of_this_process_once_its_half_is_sent(
-    temporary_repo: TemporaryRepo, forks: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    temporary_repo: TemporaryRepo, halves_forked: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setattr(builder, "BACKGROUND_WRITES", 1)  # a writer process of its own would be forked
     root, cache = temporary_repo(FILES), tmp_path / "cache"
     first = builder.build_index(root, cache=cache, save_index=False, workers=2)
-    assert len(forks) == 1  # the resolution helper, and no writer
+    assert len(halves_forked) == 1  # the resolution helper, and no writer
     assert len(list(cache.glob("v*/files/*/*.pkl"))) == 2
     again = builder.build_index(root, cache=cache, save_index=False, workers=2)
     assert again.statistics.parsed == 0
@@ -193,7 +183,7 @@ def test_the_helper_writes_the_cache_entries_of_this_process_once_its_half_is_se
 
 
 def test_entries_the_helper_fails_to_write_are_written_here(
-    temporary_repo: TemporaryRepo, forks: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    temporary_repo: TemporaryRepo, halves_forked: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     parent = os.getpid()
     real_write = builder._write_entries
@@ -206,5 +196,5 @@ def test_entries_the_helper_fails_to_write_are_written_here(
     monkeypatch.setattr(builder, "_write_entries", failing_in_helper)
     root, cache = temporary_repo(FILES), tmp_path / "cache"
     builder.build_index(root, cache=cache, save_index=False, workers=2)
-    assert len(forks) == 1
+    assert len(halves_forked) == 1
     assert len(list(cache.glob("v*/files/*/*.pkl"))) == 2
