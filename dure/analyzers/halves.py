@@ -14,15 +14,14 @@ each re-resolves its own sites through parameters.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from multiprocessing import Pipe
-from multiprocessing.connection import Connection
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
 from dure.analyzers.callgraph import CallResolver, ResolvedSite, ResolvedTarget
 from dure.analyzers.evaluator import Evaluator
@@ -62,20 +61,29 @@ class Afterwards(Protocol):
 
 
 def resolve_sites(
-    program: Program, evaluator: Evaluator, *, helper: bool, afterwards: Afterwards | None = None
+    program: Program,
+    evaluator: Evaluator,
+    *,
+    helper: bool,
+    afterwards: Afterwards | None = None,
+    meanwhile: Callable[[], None] = lambda: None,
 ) -> SitesResolved:
     """Every call site of ``program``, resolved. ``evaluator`` resolves the first half and keeps its
-    memo; ``helper``: the second half may run in a forked process, which then does ``afterwards``."""
+    memo; ``helper``: the second half may run in a forked process, which then does ``afterwards``.
+    ``meanwhile``: work on ``evaluator`` that needs no call site, done once the first half's flow pass is
+    over (while the helper finishes its half), so that the evaluator has the same memo for it either way."""
     first, second = split(program.summaries)
     if not second:
         half = _Half(program, evaluator, first)
         escaped = half.first_pass()
         half.note_callers(escaped, None)
         late = half.flow()
+        meanwhile()
         return SitesResolved([*half.calls.sites, *late], frozenset(escaped))
+    plan = _Plan(program, second, meanwhile)
     if helper and may_fork():
-        return _with_helper(program, evaluator, first, second, afterwards)
-    return _here(program, _Half(program, evaluator, first), second)
+        return _with_helper(plan, _Half(program, evaluator, first), afterwards)
+    return _here(plan, _Half(program, evaluator, first))
 
 
 def splits(summaries: Mapping[str, ModuleSummary]) -> bool:
@@ -134,17 +142,28 @@ def escapes(program: Program, evaluator: Evaluator, modules: Iterable[str]) -> s
     return escaped
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """Resolving in two halves: the program, the second half's modules, what to do meanwhile."""
+
+    program: Program
+    second: list[str]
+    meanwhile: Callable[[], None]
+
+
 def _here(
-    program: Program,
+    plan: _Plan,
     half: _Half,
-    second: list[str],
+    *,
     done: tuple[set[str], list[EncodedSite]] | None = None,
     late: list[ResolvedSite] | None = None,
 ) -> SitesResolved:
     """The second half in this process, with an evaluator of its own, and what remains of the first: its
-    first pass unless ``done`` (its escapes and sites), its flow pass unless ``late`` (what that resolved;
-    the flow pass re-resolved the first half's sites, so the second half counts callers from ``done``)."""
-    other = _Half(program, Evaluator(program), second)
+    first pass unless ``done`` (its escapes and sites), its flow pass and ``meanwhile`` unless ``late``
+    (what that resolved; the flow pass re-resolved the first half's sites, so the second half counts callers
+    from ``done``)."""
+    program = plan.program
+    other = _Half(program, Evaluator(program), plan.second)
     escaped = half.first_pass() if done is None else done[0]
     escaped = escaped | other.first_pass()
     first_sites = half.calls.sites if late is None else _Decoder(other.calls).sites(done[1] if done else [])
@@ -153,6 +172,7 @@ def _here(
     if late is None:
         half.note_callers(escaped, every_site)
         late = half.flow()
+        plan.meanwhile()
     other_late = other.flow()
     return SitesResolved(
         [*_in_order(program, half.calls.sites, other.calls.sites), *_in_order(program, late, other_late)],
@@ -160,24 +180,18 @@ def _here(
     )
 
 
-def _with_helper(
-    program: Program,
-    evaluator: Evaluator,
-    first: list[str],
-    second: list[str],
-    afterwards: Afterwards | None,
-) -> SitesResolved:
+def _with_helper(plan: _Plan, half: _Half, afterwards: Afterwards | None) -> SitesResolved:
     """The second half in a forked helper, at the same time as the first here. Should the helper fail, the
     second half is resolved here after all, from the same state, to the same result."""
-    from_helper, helper_sends = Pipe(duplex=False)
-    helper_receives, to_helper = Pipe(duplex=False)
+    from_helper, helper_sends = _pipe()
+    helper_receives, to_helper = _pipe()
     pid = os.fork()
     if pid == 0:  # the helper
         from_helper.close()
         to_helper.close()
         code = 1
         try:
-            _helper(program, evaluator, second, helper_receives, helper_sends)
+            _helper(plan, half.calls.evaluator, helper_receives, helper_sends)
             helper_sends.close()
             if afterwards is not None:
                 afterwards.run()
@@ -188,37 +202,42 @@ def _with_helper(
     helper_receives.close()
     sent = False
     try:
-        resolved, sent = _beside_helper(
-            program, _Half(program, evaluator, first), second, from_helper, to_helper
-        )
+        resolved, sent = _beside_helper(plan, half, from_helper, to_helper)
         return resolved
     finally:
-        from_helper.close()
-        to_helper.close()
+        for end in (from_helper, to_helper):
+            with contextlib.suppress(OSError):  # a helper that died leaves unwritten bytes behind
+                end.close()
         if sent and afterwards is not None:
             afterwards.handed_to(pid)
         else:
             _reap(pid, stop=not sent)
 
 
-def _beside_helper(
-    program: Program, half: _Half, second: list[str], receive: Connection, send: Connection
-) -> tuple[SitesResolved, bool]:
+def _pipe() -> tuple[BinaryIO, BinaryIO]:
+    """The reading and writing ends of a pipe, as files that pickles are loaded from and dumped to."""
+    read, write = os.pipe()
+    return os.fdopen(read, "rb"), os.fdopen(write, "wb")
+
+
+def _beside_helper(plan: _Plan, half: _Half, receive: BinaryIO, send: BinaryIO) -> tuple[SitesResolved, bool]:
     """The first half here, the second from the helper; and whether the helper sent all of it."""
+    program = plan.program
     escaped = half.first_pass()
     ours = (escaped, _encode(half.calls.sites))
     theirs = _receive(receive)
     if theirs is None or not _send(send, ours):
-        return _here(program, half, second, ours), False
+        return _here(plan, half, done=ours), False
     other_escaped, other_encoded = theirs
     decoder = _Decoder(half.calls)
     every_site = _in_order(program, half.calls.sites, decoder.sites(other_encoded))
     escaped = escaped | other_escaped
     half.note_callers(escaped, every_site)
     late = half.flow()
+    plan.meanwhile()
     final = _receive(receive)
     if final is None:
-        return _here(program, half, second, ours, late), False
+        return _here(plan, half, done=ours, late=late), False
     other_first, other_late = final
     resolved = SitesResolved(
         [
@@ -230,34 +249,36 @@ def _beside_helper(
     return resolved, True
 
 
-def _helper(
-    program: Program, evaluator: Evaluator, modules: list[str], receive: Connection, send: Connection
-) -> None:
+def _helper(plan: _Plan, evaluator: Evaluator, receive: BinaryIO, send: BinaryIO) -> None:
     """The helper's side: its half's first pass, the swap (it sends first, then reads, so that neither
     process waits on a full pipe while the other writes), its flow pass."""
-    half = _Half(program, evaluator, modules)
+    program = plan.program
+    half = _Half(program, evaluator, plan.second)
     escaped = half.first_pass()
-    send.send_bytes(pickle.dumps((escaped, _encode(half.calls.sites)), protocol=pickle.HIGHEST_PROTOCOL))
-    other_escaped, other_encoded = pickle.loads(receive.recv_bytes())
+    _dump(send, (escaped, _encode(half.calls.sites)))
+    other_escaped, other_encoded = pickle.load(receive)
     every_site = _in_order(program, _Decoder(half.calls).sites(other_encoded), half.calls.sites)
     half.note_callers(escaped | other_escaped, every_site)
     late = half.flow()
-    send.send_bytes(
-        pickle.dumps((_encode(half.calls.sites), _encode(late)), protocol=pickle.HIGHEST_PROTOCOL)
-    )
+    _dump(send, (_encode(half.calls.sites), _encode(late)))
 
 
-def _receive(receive: Connection) -> tuple[Any, Any] | None:
+def _dump(send: BinaryIO, payload: object) -> None:
+    pickle.dump(payload, send, protocol=pickle.HIGHEST_PROTOCOL)
+    send.flush()
+
+
+def _receive(receive: BinaryIO) -> tuple[Any, Any] | None:
     """What the helper sent, or None if it failed."""
     try:
-        return pickle.loads(receive.recv_bytes())  # type: ignore[no-any-return]
+        return pickle.load(receive)  # type: ignore[no-any-return]
     except (EOFError, OSError, pickle.UnpicklingError):
         return None
 
 
-def _send(send: Connection, payload: object) -> bool:
+def _send(send: BinaryIO, payload: object) -> bool:
     try:
-        send.send_bytes(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+        _dump(send, payload)
     except OSError:
         return False
     return True

@@ -69,7 +69,15 @@ def resolve(
     uncertainties = list(_attribute_stores(program, evaluator))
     _container_adds(program, evaluator)
     _dynamic_namespaces(program)
-    resolved_sites = resolve_sites(program, evaluator, helper=helper, afterwards=afterwards)
+    site_free: list[_SiteFreeFacts] = []
+    resolved_sites = resolve_sites(
+        program,
+        evaluator,
+        helper=helper,
+        afterwards=afterwards,
+        meanwhile=lambda: site_free.append(_site_free_facts(program, evaluator, definitions)),
+    )
+    other = site_free[0]
     sites, escaped = resolved_sites.sites, resolved_sites.escaped
     jedi_report = (
         add_jedi_targets(jedi_root, sites, summaries, definitions) if jedi_root is not None else None
@@ -94,21 +102,44 @@ def resolve(
                 unresolved_attributes.add(record.func[2])
             else:
                 unresolved_calls += 1
-    uncertainties.extend(string_uncertainties(program, definitions))
-    uncertainties.extend(namespace_writes(program, evaluator))
-    uncertainties.extend(_unknown_decorators(program, evaluator))
+    uncertainties.extend(other.uncertainties)
     return Resolved(
         definitions,
-        tuple(_resolve_imports(program, evaluator)),
-        _class_infos(program, evaluator, summaries),
+        other.imports,
+        other.classes,
         call_sites,
         tuple(uncertainties),
         escaped,
         frozenset(unresolved_attributes),
         unresolved_calls,
-        frozenset(_rebound(program)),
+        other.rebound,
         jedi_report,
         _escaping_module_prefixes(program, evaluator, uncertainties),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _SiteFreeFacts:
+    """The facts that need no call site (computed while the resolution helper finishes its half)."""
+
+    uncertainties: list[Uncertainty]  # names spelled in strings, namespace writes, unknown decorators
+    imports: tuple[Import, ...]
+    classes: dict[str, ClassInfo]
+    rebound: frozenset[str]
+
+
+def _site_free_facts(
+    program: Program, evaluator: Evaluator, definitions: dict[str, Definition]
+) -> _SiteFreeFacts:
+    return _SiteFreeFacts(
+        [
+            *string_uncertainties(program, definitions),
+            *namespace_writes(program, evaluator),
+            *_unknown_decorators(program, evaluator),
+        ],
+        tuple(_resolve_imports(program, evaluator)),
+        _class_infos(program, evaluator, program.summaries),
+        frozenset(_rebound(program)),
     )
 
 
