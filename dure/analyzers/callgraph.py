@@ -98,6 +98,10 @@ class CallResolver:
         """The second pass (after :meth:`note_callers`); returns the pending sites it resolved."""
         return self._flow_through_parameters(self._retry)
 
+    def reresolved(self) -> list[ResolvedSite]:
+        """The first pass's sites that the flow pass resolved again (their targets may have changed)."""
+        return [site for site in self._retry if site.reads_parameters]
+
     def _first_resolution(self, site: ResolvedSite) -> None:
         """Resolve ``site`` and note whether that read a parameter: if not, the flow pass, which only changes
         parameter values, would resolve it to the same targets again."""

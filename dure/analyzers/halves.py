@@ -32,9 +32,11 @@ from dure.analyzers.summary import CallRecord, ModuleSummary
 #: Below this many call records a repository is one half: a helper process would cost more than it saves.
 SPLIT_MINIMUM = 16000
 
-#: A site as it crosses between processes: module, position among the module's sites, targets (callee,
-#: certainty, offset) and whether its first resolution read a parameter.
-EncodedSite = tuple[str, int, tuple[tuple[str, str, int], ...], bool]
+#: A site's targets as they cross between processes: callee, certainty, offset.
+EncodedTargets = tuple[tuple[str, str, int], ...]
+#: A site as it crosses between processes: module, position among the module's sites, targets and whether
+#: its first resolution read a parameter.
+EncodedSite = tuple[str, int, EncodedTargets, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +232,8 @@ def _beside_helper(plan: _Plan, half: _Half, receive: BinaryIO, send: BinaryIO) 
         return _here(plan, half, done=ours), False
     other_escaped, other_encoded = theirs
     decoder = _Decoder(half.calls)
-    every_site = _in_order(program, half.calls.sites, decoder.sites(other_encoded))
+    their_sites = decoder.sites(other_encoded)
+    every_site = _in_order(program, half.calls.sites, their_sites)
     escaped = escaped | other_escaped
     half.note_callers(escaped, every_site)
     late = half.flow()
@@ -238,12 +241,11 @@ def _beside_helper(plan: _Plan, half: _Half, receive: BinaryIO, send: BinaryIO) 
     final = _receive(receive)
     if final is None:
         return _here(plan, half, done=ours, late=late), False
-    other_first, other_late = final
+    reresolved, other_late = final
+    for index, targets in reresolved:
+        their_sites[index].targets = _decode_targets(targets)
     resolved = SitesResolved(
-        [
-            *_in_order(program, half.calls.sites, decoder.sites(other_first)),
-            *_in_order(program, late, decoder.sites(other_late)),
-        ],
+        [*every_site, *_in_order(program, late, decoder.sites(other_late))],
         frozenset(escaped),
     )
     return resolved, True
@@ -260,7 +262,11 @@ def _helper(plan: _Plan, evaluator: Evaluator, receive: BinaryIO, send: BinaryIO
     every_site = _in_order(program, _Decoder(half.calls).sites(other_encoded), half.calls.sites)
     half.note_callers(escaped | other_escaped, every_site)
     late = half.flow()
-    _dump(send, (_encode(half.calls.sites), _encode(late)))
+    # what the flow pass changed: the targets of the sites it resolved again, by their place among the
+    # sites sent before, and the sites it resolved
+    place = {id(site): index for index, site in enumerate(half.calls.sites)}
+    reresolved = [(place[id(site)], _encode_targets(site)) for site in half.calls.reresolved()]
+    _dump(send, (reresolved, _encode(late)))
 
 
 def _dump(send: BinaryIO, payload: object) -> None:
@@ -303,15 +309,18 @@ def _in_order(program: Program, *parts: Sequence[ResolvedSite]) -> list[Resolved
 
 
 def _encode(sites: Iterable[ResolvedSite]) -> list[EncodedSite]:
-    return [
-        (
-            site.module,
-            site.position,
-            tuple([(t.callee, t.certainty.value, t.offset) for t in site.targets]),
-            site.reads_parameters,
-        )
-        for site in sites
-    ]
+    return [(site.module, site.position, _encode_targets(site), site.reads_parameters) for site in sites]
+
+
+def _encode_targets(site: ResolvedSite) -> EncodedTargets:
+    return tuple([(t.callee, t.certainty.value, t.offset) for t in site.targets])
+
+
+_CERTAINTIES = {certainty.value: certainty for certainty in Certainty}
+
+
+def _decode_targets(targets: EncodedTargets) -> list[ResolvedTarget]:
+    return [ResolvedTarget(callee, _CERTAINTIES[certainty], offset) for callee, certainty, offset in targets]
 
 
 class _Decoder:
@@ -322,7 +331,6 @@ class _Decoder:
         self._records: dict[str, list[CallRecord]] = {}
 
     def sites(self, encoded: Iterable[EncodedSite]) -> list[ResolvedSite]:
-        certainties = {c.value: c for c in Certainty}
         sites = []
         for module, position, targets, reads in encoded:
             records = self._records.get(module)
@@ -334,7 +342,7 @@ class _Decoder:
                     record,
                     module,
                     (module, record.scope),
-                    [ResolvedTarget(c, certainties[k], o) for c, k, o in targets],
+                    _decode_targets(targets),
                     reads,
                     position,
                 )
