@@ -90,6 +90,11 @@ def _incomplete_union(folds: list[MembersFold]) -> Vals:
     return Vals(values, False, False)
 
 
+def _imports_itself(binding: Binding, where: ScopeKey, module: str) -> bool:
+    """Whether ``binding`` is ``from module import ...`` made in ``module`` itself."""
+    return binding.kind == "from" and binding.a == module and where[0] == module
+
+
 class Evaluator:
     """``evaluate(ref, scope)`` for every ref the collector wrote; results are memoised per scope."""
 
@@ -351,18 +356,33 @@ class Evaluator:
         return single(("M", path)) if self.program.is_module(path) else single(("X", path))
 
     def imported(self, module: str, name: str) -> Vals:
-        """``from module import name``: a repository definition, a submodule or an external path."""
+        """``from module import name``: a repository definition, a submodule or an external path.
+
+        A package that imports its own submodule (``from . import mod`` in ``pkg/__init__.py``) binds the
+        name to that import, which Python answers with the submodule when the package has no such attribute
+        yet: that binding stands for the submodule, not for a lookup of itself (a cycle, thus unknown).
+        """
         program = self.program
+        full = f"{module}.{name}" if module else name
         if module in program.summaries:
             found = program.module_member_bindings(module, name)
             if found:
-                return union([self.binding(b, where) for b, where in found])
-        full = f"{module}.{name}" if module else name
+                return union(
+                    [
+                        self._submodule(f"{module}.{b.b}")
+                        if _imports_itself(b, where, module)
+                        else self.binding(b, where)
+                        for b, where in found
+                    ]
+                )
         if program.is_module(full):
             return single(("M", full))
         if program.is_module(module):
             return UNKNOWN_VALS  # a repository module that does not define the name
         return single(("X", full))
+
+    def _submodule(self, path: str) -> Vals:
+        return single(("M", path)) if self.program.is_module(path) else UNKNOWN_VALS
 
     # -- definitions and decorators ---------------------------------------------------------------------
 

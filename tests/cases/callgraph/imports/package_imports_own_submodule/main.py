@@ -1,0 +1,5 @@
+import pkg
+
+pkg.mod.start()
+pkg.m.stop()
+pkg.other.go()

@@ -1,0 +1,3 @@
+from . import mod
+from . import mod as m
+from pkg import other
