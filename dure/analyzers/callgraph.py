@@ -227,6 +227,8 @@ class CallResolver:
             ancestry = program.mro(cls)
             if program.external_ancestors(cls) or any(program.unresolved_bases.get(c) for c in ancestry):
                 return False
+        elif scope.parent == 0 and name in self.unresolved_names:
+            return False  # a module's function, which a call on a receiver the index cannot name may reach
         parent = program.parent(key)
         return parent is None or all(self.evaluator.is_transparent(d, parent) for d in scope.decorators)
 

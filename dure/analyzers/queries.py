@@ -124,7 +124,9 @@ def caller_doubts(index: RepoIndex, qualname: str) -> list[str]:
     parent = index.definitions.get(definition.parent or "")
     if qualname in index.escaped:
         reasons.append(f"{qualname} is used as a value; unknown code may call it")
-    if definition.kind is DefinitionKind.METHOD and name in index.unresolved_attributes:
+    # such a call's receiver may be an instance, or the function's module where the index lost track of it
+    module_function = parent is not None and parent.kind is DefinitionKind.MODULE
+    if name in index.unresolved_attributes and (definition.kind is DefinitionKind.METHOD or module_function):
         reasons.append(f"a call of .{name}() on an unknown receiver may reach it")
     if name.startswith("__") and name.endswith("__"):
         reasons.append("special methods are called implicitly by the interpreter")
