@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import shutil
+import sqlite3
 import tempfile
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from conftest import TemporaryRepo
 
 from dure.analyzers import RepoIndex, build_index, builder
+from dure.analyzers import cache as cache_module
 from dure.analyzers.cache import IndexCache
 from dure.analyzers.source import SourceFile
 from dure.analyzers.summary import FileResult
@@ -40,6 +45,15 @@ def snapshot(index: RepoIndex) -> tuple[object, ...]:
 
 def files_under(directory: Path) -> list[Path]:
     return sorted(p for p in directory.rglob("*") if p.is_file()) if directory.exists() else []
+
+
+def stored_summaries(cache: Path) -> int:
+    """How many file summaries the cache directory ``cache`` holds."""
+    return len(IndexCache(cache / f"v{builder.ANALYZER_VERSION}", cache).stored_keys())
+
+
+def summaries_database(cache: Path) -> Path:
+    return cache / f"v{builder.ANALYZER_VERSION}" / "summaries.sqlite"
 
 
 def test_second_build_reuses_the_whole_index(temporary_repo: TemporaryRepo, tmp_path: Path) -> None:
@@ -104,13 +118,31 @@ def test_same_content_under_another_module_name_is_parsed_again(
     assert "pkg.a.f" not in moved.definitions
 
 
+def overwrite_stored_summaries(cache: Path, content: bytes) -> None:
+    """Replace every stored summary of the cache directory ``cache`` with ``content``."""
+    with contextlib.closing(sqlite3.connect(summaries_database(cache))) as connection, connection:
+        connection.execute("UPDATE summary SET data = ?", (content,))
+
+
+def test_a_cold_build_writes_two_files_whatever_the_number_of_sources(
+    temporary_repo: TemporaryRepo, tmp_path: Path
+) -> None:
+    root, cache = temporary_repo(_chain_of_modules(90)), tmp_path / "cache"
+    build_index(root, cache=cache, workers=2)
+    written = [p.relative_to(cache / f"v{builder.ANALYZER_VERSION}").as_posix() for p in files_under(cache)]
+    assert sorted(written) == sorted(["summaries.sqlite", f"repos/{IndexCache(cache, root).root_key}.pkl"])
+    assert stored_summaries(cache) == 91
+
+
 def test_corrupt_cache_is_ignored_and_rebuilt(temporary_repo: TemporaryRepo, tmp_path: Path) -> None:
     root, cache = temporary_repo(FILES), tmp_path / "cache"
     first = build_index(root, cache=cache)
     pickles = list(cache.rglob("*.pkl"))
-    assert len(pickles) == 6  # five summaries and the whole index
+    assert len(pickles) == 1  # the whole index
+    assert stored_summaries(cache) == 5
     for path in pickles:
         path.write_bytes(b"\x80\x05garbage, not a pickle")
+    overwrite_stored_summaries(cache, b"\x80\x05garbage, not a pickle")
     rebuilt = build_index(root, cache=cache)
     assert (rebuilt.statistics.reused, rebuilt.statistics.parsed) == (False, 5)
     assert snapshot(rebuilt) == snapshot(first)
@@ -126,9 +158,49 @@ def test_cache_entries_of_the_wrong_shape_are_ignored(
     first = build_index(root, cache=cache)
     for path in cache.rglob("*.pkl"):
         path.write_bytes(content)
+    overwrite_stored_summaries(cache, content)
     rebuilt = build_index(root, cache=cache)
     assert rebuilt.statistics.parsed == 5
     assert snapshot(rebuilt) == snapshot(first)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"not a database at all, " * 200, b"SQLite format 3\x00" + b"\xff" * 4000],
+    ids=["text", "damaged"],
+)
+def test_a_summaries_file_that_is_no_database_is_replaced(
+    temporary_repo: TemporaryRepo, tmp_path: Path, content: bytes
+) -> None:
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    first = build_index(root, cache=cache, save_index=False)
+    summaries_database(cache).write_bytes(content)
+    rebuilt = build_index(root, cache=cache, save_index=False)
+    assert rebuilt.statistics.parsed == 5
+    assert snapshot(rebuilt) == snapshot(first)
+    assert stored_summaries(cache) == 5
+    assert build_index(root, cache=cache, save_index=False).statistics.parsed == 0
+
+
+def test_a_build_beside_a_long_write_reads_the_summaries_and_loses_only_its_entries(
+    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache_module, "BUSY_TIMEOUT", 0.05)
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    build_index(root, cache=cache, save_index=False)
+    with contextlib.closing(sqlite3.connect(summaries_database(cache), isolation_level=None)) as other:
+        other.execute("BEGIN EXCLUSIVE")  # another process writing, past the timeout
+        (root / "pkg" / "d.py").write_text("def d():\n    pass\n", encoding="utf-8")
+        beside = build_index(root, cache=cache, save_index=False)
+        other.execute("ROLLBACK")
+    assert beside.statistics.parsed == 1  # readers never wait for a writer
+    assert "pkg.d.d" in beside.definitions
+    assert summaries_database(cache).is_file()  # not taken for a damaged one
+    assert stored_summaries(cache) == 5  # the new file's entry could not be written
+    after = build_index(root, cache=cache, save_index=False)
+    assert after.statistics.parsed == 1
+    assert snapshot(after) == snapshot(beside)
+    assert stored_summaries(cache) == 6
 
 
 def test_cache_false_writes_nothing(
@@ -151,7 +223,7 @@ def test_without_saving_the_index_only_the_file_summaries_are_kept(
     root, cache = temporary_repo(FILES), tmp_path / "cache"
     first = build_index(root, cache=cache, save_index=False)
     assert not list(cache.glob("v*/repos/*.pkl"))
-    assert list(cache.glob("v*/files/*/*.pkl"))
+    assert stored_summaries(cache) == 5
     second = build_index(root, cache=cache, save_index=False)
     assert (second.statistics.reused, second.statistics.parsed) == (False, 0)  # every file from its summary
     assert snapshot(second) == snapshot(first)
@@ -165,7 +237,7 @@ def test_entries_written_by_a_background_writer_are_complete_when_the_build_retu
     root, cache = temporary_repo(FILES), tmp_path / "cache"
     first = build_index(root, cache=cache, save_index=False)
     assert len(forks) == 1
-    assert len(list(cache.glob("v*/files/*/*.pkl"))) == 5  # the syntax error's diagnostic is kept too
+    assert stored_summaries(cache) == 5  # the syntax error's diagnostic is kept too
     second = build_index(root, cache=cache, save_index=False)
     assert (second.statistics.parsed, len(forks)) == (0, 1)  # nothing left to write: no writer
     assert snapshot(second) == snapshot(first)
@@ -231,7 +303,7 @@ def test_parallel_build_fills_the_cache_and_leaves_no_scratch_files(
     (tmp_path / "scratch").mkdir()
     root, cache = temporary_repo(_chain_of_modules(90)), tmp_path / "cache"
     parallel = build_index(root, cache=cache, workers=2, save_index=False)
-    assert len(files_under(cache / f"v{builder.ANALYZER_VERSION}" / "files")) == 91  # helpers' and ours
+    assert stored_summaries(cache) == 91  # helpers' and ours
     assert files_under(tmp_path / "scratch") == []
     assert list((tmp_path / "scratch").iterdir()) == []
     assert snapshot(parallel) == snapshot(build_index(root, cache=False, workers=1))
@@ -306,14 +378,20 @@ def test_summaries_kept_in_memory_serve_every_later_build(
     loaded: dict[tuple[str, str, str, bool], object] = {}
     first = build_index(root, cache=cache, save_index=False, loaded=loaded)  # type: ignore[arg-type]
     assert len(loaded) == 5  # every file (one that does not parse has its diagnostic)
-    reads: list[str] = []
-    real = IndexCache.load_summary
-    monkeypatch.setattr(
-        IndexCache, "load_summary", lambda self, *a: reads.append(a[1].relpath) or real(self, *a)
-    )
-    (root / "pkg" / "b.py").write_text("from pkg.a import g\n\n\ndef h():\n    g()\n", encoding="utf-8")
+    asked: list[str] = []
+    real = IndexCache.load_summaries
+
+    def recorded(self: IndexCache, keys: Iterable[str]) -> dict[str, FileResult]:
+        asked.extend(keys)
+        return real(self, asked)
+
+    monkeypatch.setattr(IndexCache, "load_summaries", recorded)
+    changed_text = b"from pkg.a import g\n\n\ndef h():\n    g()\n"
+    (root / "pkg" / "b.py").write_bytes(changed_text)
     changed = build_index(root, cache=cache, save_index=False, loaded=loaded)  # type: ignore[arg-type]
-    assert reads == ["pkg/b.py"]  # only the changed file, then parsed
+    assert len(asked) == 1  # only the changed file, then parsed
+    assert asked[0].startswith(hashlib.sha256(changed_text).hexdigest())
+    assert changed.statistics.parsed == 1
     assert changed.callers("pkg.a.g").value == {"pkg.a.f", "pkg.b.h"}
     assert snapshot(changed) == snapshot(build_index(root, cache=False))
     (root / "pkg" / "b.py").write_text(FILES["pkg/b.py"], encoding="utf-8")

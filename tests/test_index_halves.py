@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 from conftest import TemporaryRepo
-from test_index_cache import snapshot
+from test_index_cache import snapshot, stored_summaries
 
 from dure.analyzers import RepoIndex, build_index, builder, halves
 from dure.analyzers.builder import summarise_file
+from dure.analyzers.cache import IndexCache
 from dure.analyzers.model import Certainty
 from dure.analyzers.source import discover
 
@@ -176,7 +177,7 @@ def test_the_helper_writes_the_cache_entries_of_this_process_once_its_half_is_se
     root, cache = temporary_repo(FILES), tmp_path / "cache"
     first = builder.build_index(root, cache=cache, save_index=False, workers=2)
     assert len(halves_forked) == 1  # the resolution helper, and no writer
-    assert len(list(cache.glob("v*/files/*/*.pkl"))) == 2
+    assert stored_summaries(cache) == 2
     again = builder.build_index(root, cache=cache, save_index=False, workers=2)
     assert again.statistics.parsed == 0
     assert snapshot(again) == snapshot(first)
@@ -188,13 +189,13 @@ def test_entries_the_helper_fails_to_write_are_written_here(
     parent = os.getpid()
     real_write = builder._write_entries
 
-    def failing_in_helper(entries: builder.Unwritten) -> None:
+    def failing_in_helper(store: IndexCache | None, entries: builder.Unwritten) -> None:
         if os.getpid() != parent:
             raise OSError("the helper cannot write")
-        real_write(entries)
+        real_write(store, entries)
 
     monkeypatch.setattr(builder, "_write_entries", failing_in_helper)
     root, cache = temporary_repo(FILES), tmp_path / "cache"
     builder.build_index(root, cache=cache, save_index=False, workers=2)
     assert len(halves_forked) == 1
-    assert len(list(cache.glob("v*/files/*/*.pkl"))) == 2
+    assert stored_summaries(cache) == 2

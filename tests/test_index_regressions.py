@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import RepoFiles, TemporaryRepo
+from test_index_cache import overwrite_stored_summaries
 
 from dure.analyzers import RepoIndex, build_index
 
@@ -115,6 +116,7 @@ def test_cache_entries_that_overflow_the_unpickler_are_ignored(
     build_index(root, cache=cache)
     for path in cache.rglob("*.pkl"):
         path.write_bytes(content)
+    overwrite_stored_summaries(cache, content)
     assert build_index(root, cache=cache).statistics.parsed == 3
 
 

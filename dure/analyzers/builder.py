@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dure.analyzers.cache import IndexCache, write_pickled
+from dure.analyzers.cache import IndexCache, summary_key
 from dure.analyzers.collector import collect
 from dure.analyzers.halves import may_fork, splits
 from dure.analyzers.index import RepoIndex, Statistics
@@ -52,7 +52,7 @@ STRICT_ENV = "DURE_STRICT"  # tests set it: unknown syntax raises instead of bec
 Progress = Callable[[int, int], None]
 #: Summaries by file content digest and identity (path, module, test or not), kept across builds.
 LoadedSummaries = MutableMapping[tuple[str, str, str, bool], FileResult]
-Job = tuple[SourceFile, bytes, Path | None]  # a file to summarise, its content, where its cache entry goes
+Job = tuple[SourceFile, bytes, str | None]  # a file to summarise, its content, its cache key (None: no cache)
 
 
 def summarise_file(source: SourceFile, data: bytes) -> FileResult:
@@ -74,16 +74,11 @@ def summarise_file(source: SourceFile, data: bytes) -> FileResult:
     return FileResult(source.relpath, summary, None, lines)
 
 
-def _summarise_job(job: Job) -> tuple[FileResult, bytes]:
-    """Summarise one file and pickle the result once: the same bytes fill its cache entry and, in a
-    worker, cross the process pool."""
-    source, data, entry = job
-    result = summarise_file(source, data)
-    pickled = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
-    if entry is not None:
-        with contextlib.suppress(OSError):
-            write_pickled(entry, pickled)
-    return result, pickled
+def _pickled_summary(job: Job) -> bytes:
+    """Summarise one file in a helper and pickle the result once: the same bytes cross the process pool
+    and fill its cache entry."""
+    source, data, _ = job
+    return pickle.dumps(summarise_file(source, data), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 #: In a helper process: the chunks of the build that started it, and where their results go.
@@ -104,7 +99,7 @@ def _summarise_chunk(index: int) -> str | list[bytes]:
     reads it, and that process's reading thread waits for the interpreter lock held by its summarising
     (measured on Django: the helper idled a third of the time). When the file cannot be written, the
     results themselves cross the pipe."""
-    blobs = [_summarise_job(job)[1] for job in _helper_chunks[index]]
+    blobs = [_pickled_summary(job) for job in _helper_chunks[index]]
     path = _helper_scratch / f"{index}.pkl"
     try:
         path.write_bytes(pickle.dumps(blobs, protocol=pickle.HIGHEST_PROTOCOL))
@@ -114,19 +109,21 @@ def _summarise_chunk(index: int) -> str | list[bytes]:
     return str(path)
 
 
-Unwritten = list[tuple[Path, FileResult]]  # summaries made in this process and where their cache entry goes
+#: Summaries made by this build and their cache keys: made here (still to pickle) or pickled by a helper.
+Unwritten = list[tuple[str, FileResult | bytes]]
 #: Below this many cache entries to write, a writer process costs more than it saves.
 BACKGROUND_WRITES = 64
 
 
 class _EntryWriter:
-    """Writes the cache entries of the summaries this process made (pickling them takes 0.36 s on Django)
-    on another core than the one resolving: the helper that resolves half of the call sites once its half
-    is sent (see :class:`~dure.analyzers.halves.Afterwards`), else a child forked now, when there are many.
-    ``wait`` returns once every entry is written, so a build leaves its cache complete."""
+    """Writes the cache entries of the summaries this build made (pickling those made here takes 0.36 s
+    on Django) on another core than the one resolving: the helper that resolves half of the call sites once
+    its half is sent (see :class:`~dure.analyzers.halves.Afterwards`), else a child forked now, when there
+    are many. ``wait`` returns once every entry is written, so a build leaves its cache complete."""
 
-    def __init__(self, entries: Unwritten, *, helper_resolves: bool) -> None:
-        self.entries = entries
+    def __init__(self, store: IndexCache | None, entries: Unwritten, *, helper_resolves: bool) -> None:
+        self.store = store
+        self.entries = entries if store is not None else []
         self.pid: int | None = None
         self.deferred = helper_resolves and bool(entries)  # until a helper takes it, or wait writes them
         if self.deferred:
@@ -136,16 +133,16 @@ class _EntryWriter:
             if self.pid == 0:
                 code = 1
                 try:
-                    _write_entries(entries)
+                    _write_entries(store, entries)
                     code = 0
                 finally:
                     os._exit(code)  # no atexit handlers, no flushing of the parent's buffers
         else:
-            _write_entries(entries)
+            _write_entries(store, self.entries)
 
     def run(self) -> None:
         """In the resolution helper."""
-        _write_entries(self.entries)
+        _write_entries(self.store, self.entries)
 
     def handed_to(self, pid: int) -> None:
         """The resolution helper ``pid`` writes the entries; :meth:`wait` waits for it."""
@@ -159,14 +156,18 @@ class _EntryWriter:
                 written = status == 0
             self.pid = None
         if not written:  # no helper took them, or it failed
-            _write_entries(self.entries)
+            _write_entries(self.store, self.entries)
         self.deferred = False
 
 
-def _write_entries(entries: Unwritten) -> None:
-    for entry, result in entries:
-        with contextlib.suppress(OSError):  # the cache is an optimisation: a failed entry is rebuilt
-            write_pickled(entry, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+def _write_entries(store: IndexCache | None, entries: Unwritten) -> None:
+    """One transaction for every entry (the cache is an optimisation: a failed write is rebuilt)."""
+    if store is None or not entries:
+        return
+    store.save_summaries(
+        (key, made if isinstance(made, bytes) else pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
+        for key, made in entries
+    )
 
 
 def build_index(
@@ -231,22 +232,19 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
         cached = store.load_index(fingerprint)
         if cached is not None:
             return cached.with_timing(time.perf_counter() - started, reused=True)
-    results: dict[str, FileResult] = {}
-    missing: list[Job] = []
-    for relpath, (source, data) in contents.items():
-        hit = _load_summary(store, options.loaded, digests[relpath], source)
-        if hit is not None:
-            results[relpath] = hit
-        else:
-            entry = store.summary_path(digests[relpath], source) if store is not None else None
-            missing.append((source, data, entry))
+    results = _stored_summaries(store, options.loaded, contents, digests)
+    missing: list[Job] = [
+        (source, data, summary_key(digests[relpath], source) if store is not None else None)
+        for relpath, (source, data) in contents.items()
+        if relpath not in results
+    ]
     unwritten: Unwritten = []
     workers = options.workers if options.workers is not None else _idle_cores()  # busy cores stay so
     for result in _summarise(missing, workers, options.progress, unwritten):
         results[result.relpath] = result
     summaries, lines = _modules(found, results, diagnostics)
     helper = workers > 1 and splits(summaries)
-    writer = _EntryWriter(unwritten, helper_resolves=helper)
+    writer = _EntryWriter(store, unwritten, helper_resolves=helper)
     try:
         facts = resolve(
             summaries,
@@ -265,18 +263,30 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
     return index
 
 
-def _load_summary(
-    store: IndexCache | None, loaded: LoadedSummaries | None, digest: str, source: SourceFile
-) -> FileResult | None:
-    """A file's summary from memory, else from the cache (then remembered). The resolution pass only reads
-    summaries, so one in memory serves any number of builds."""
-    key = (digest, source.relpath, source.module, source.is_test)
-    if loaded is not None and key in loaded:
-        return loaded[key]
-    hit = store.load_summary(digest, source) if store is not None else None
-    if hit is not None and loaded is not None:
-        loaded[key] = hit
-    return hit
+def _stored_summaries(
+    store: IndexCache | None,
+    loaded: LoadedSummaries | None,
+    contents: dict[str, tuple[SourceFile, bytes]],
+    digests: dict[str, str],
+) -> dict[str, FileResult]:
+    """The files' summaries found in memory, else in the cache (then remembered), by path. The resolution
+    pass only reads summaries, so one in memory serves any number of builds."""
+    found: dict[str, FileResult] = {}
+    wanted: dict[str, tuple[str, SourceFile]] = {}  # cache key -> path, file
+    for relpath, (source, _) in contents.items():
+        memory_key = (digests[relpath], source.relpath, source.module, source.is_test)
+        if loaded is not None and memory_key in loaded:
+            found[relpath] = loaded[memory_key]
+        elif store is not None:
+            wanted[summary_key(digests[relpath], source)] = (relpath, source)
+    if store is None or not wanted:
+        return found
+    for key, hit in store.load_summaries(wanted).items():
+        relpath, source = wanted[key]
+        found[relpath] = hit
+        if loaded is not None:
+            loaded[(digests[relpath], source.relpath, source.module, source.is_test)] = hit
+    return found
 
 
 def _read_all(found: Discovery) -> tuple[dict[str, tuple[SourceFile, bytes]], list[Diagnostic]]:
@@ -302,8 +312,8 @@ def _fingerprint(found: Discovery, digests: dict[str, str], *, jedi: bool) -> st
 def _summarise(
     missing: list[Job], workers: int, progress: Progress | None, unwritten: Unwritten
 ) -> list[FileResult]:
-    """Summaries of the missing files; those made in this process whose cache entry is still to be written
-    go to ``unwritten`` (the helpers write their own)."""
+    """Summaries of the missing files; with their cache keys, each goes to ``unwritten`` too (pickled
+    already when a helper made it)."""
     if len(missing) >= PARALLEL_THRESHOLD and workers > 1:
         try:
             scratch = tempfile.TemporaryDirectory(prefix="dure-summaries-", ignore_cleanup_errors=True)
@@ -361,11 +371,11 @@ def _summarise_here(
 ) -> list[FileResult]:
     """Summarise in this process; the cache entries are left to write."""
     results = []
-    for source, data, entry in jobs:
+    for source, data, key in jobs:
         result = summarise_file(source, data)
         results.append(result)
-        if entry is not None:
-            unwritten.append((entry, result))
+        if key is not None:
+            unwritten.append((key, result))
         done += 1
         if progress is not None:
             progress(done, total)
@@ -390,13 +400,16 @@ def _summarise_shared(
     results: list[FileResult] = []
     total = len(missing)
 
-    def absorb(future: Future[str | list[bytes]]) -> None:
+    def absorb(index: int, future: Future[str | list[bytes]]) -> None:
         blobs = future.result()
         if isinstance(blobs, str):
             scratch_file = Path(blobs)
             blobs = pickle.loads(scratch_file.read_bytes())
             scratch_file.unlink()
         results.extend(pickle.loads(blob) for blob in blobs)
+        unwritten.extend(
+            (key, blob) for (_, _, key), blob in zip(chunks[index], blobs, strict=True) if key is not None
+        )
         if progress is not None:
             progress(len(results), total)
 
@@ -411,14 +424,14 @@ def _summarise_shared(
         helped = 0  # futures[:helped] are absorbed
         for back in range(len(chunks) - 1, -1, -1):
             while helped < back and futures[helped].done():
-                absorb(futures[helped])
+                absorb(helped, futures[helped])
                 helped += 1
             if not futures[back].cancel():
                 break
             results.extend(_summarise_here(chunks[back], progress, total, unwritten, len(results)))
-        for future in futures[helped:]:
-            if not future.cancelled():
-                absorb(future)
+        for index in range(helped, len(futures)):
+            if not futures[index].cancelled():
+                absorb(index, futures[index])
     finally:  # after a failure here, the helpers do not finish the queue first
         pool.shutdown(cancel_futures=True)
     return results

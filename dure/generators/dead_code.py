@@ -53,7 +53,7 @@ from typing import Any
 import vulture  # type: ignore[import-untyped]
 
 from dure.analyzers.builder import ANALYZER_VERSION, LoadedSummaries, build_index
-from dure.analyzers.cache import IndexCache
+from dure.analyzers.cache import IndexCache, summary_key
 from dure.analyzers.index import RepoIndex
 from dure.analyzers.model import Certainty, DefinitionKind, ImportCondition, UncertaintyKind
 from dure.analyzers.queries import affects, caller_doubts
@@ -707,19 +707,16 @@ class _Scratch:
             self._warm(root)
 
     def _warm(self, source: Path) -> None:
-        """Link the default cache's summaries of the released files into the scratch's index cache (the
+        """Copy the default cache's summaries of the released files into the scratch's index cache (the
         repository's own index put them there), so the first index of the scratch tree parses only the
         patched file; a summary is keyed by the file's content and module, not by where the tree lies."""
         shared = IndexCache.open(source, None, ANALYZER_VERSION)
         own = IndexCache.open(self.root, self.index_cache, ANALYZER_VERSION)
         if shared is None or own is None:
             return
-        for file in discover(self.root).files:
-            digest = hashlib.sha256(file.path.read_bytes()).hexdigest()
-            entry, link = shared.summary_path(digest, file), own.summary_path(digest, file)
-            if entry.is_file() and not link.exists():
-                link.parent.mkdir(parents=True, exist_ok=True)
-                link.symlink_to(entry)
+        files = discover(self.root).files
+        keys = [summary_key(hashlib.sha256(f.path.read_bytes()).hexdigest(), f) for f in files]
+        own.copy_summaries_from(shared, keys)
 
     def patched(self, file: str, text: str) -> contextlib.AbstractContextManager[Path]:
         return _patched(self.root / file, text)
