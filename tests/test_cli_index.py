@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import TemporaryRepo
 
+from dure import cli
 from dure.analyzers import build_index
 from dure.analyzers.export import FORMAT_VERSION
 from dure.cli import ExitCode, main
@@ -201,3 +205,92 @@ def test_json_next_to_nothing_writes_nothing_on_error(
     assert main(["index", str(tmp_path / "missing"), "--json", str(out)]) == ExitCode.ERROR
     capsys.readouterr()
     assert not out.exists()
+
+
+def test_json_that_cannot_be_written_is_an_error_and_the_index_is_still_cached(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    assert main(["index", str(repo), "--json", str(blocked / "out.json")]) == ExitCode.FAILURE
+    out, err = capsys.readouterr()
+    assert out.startswith(f"{repo.name}: ")  # the summary came first
+    assert err.startswith(f"dure: error: {repo.name}: ")
+    assert "Traceback" not in err
+    assert main(["index", str(repo)]) == ExitCode.OK
+    assert capsys.readouterr().out.rstrip().endswith("(cached)")
+
+
+def _console(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m dure ARGS`` as the console script runs it, with its own cache."""
+    environment = {**os.environ, "DURE_CACHE": str(cache)}
+    return subprocess.run(
+        [sys.executable, "-m", "dure", *args], capture_output=True, text=True, env=environment, check=False
+    )
+
+
+def test_the_console_script_ends_an_index_without_teardown_and_loses_no_output(
+    repo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "graph.json"
+    ran = _console("index", str(repo), "--json", str(out), cache=tmp_path / "cache")
+    assert (ran.returncode, ran.stderr) == (0, "")
+    assert ran.stdout.startswith(f"{repo.name}: ")
+    assert ran.stdout.endswith(" s\n")
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert document["edges"]
+    assert document["nodes"]
+    again = _console("index", str(repo), cache=tmp_path / "cache")
+    assert again.returncode == 0
+    assert again.stdout.rstrip().endswith("(cached)")  # the forked saver's index was complete
+
+
+def test_the_console_script_keeps_the_exit_code_of_a_failed_index(repo: Path, tmp_path: Path) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    ran = _console("index", str(repo), "--json", str(blocked / "out.json"), cache=tmp_path / "cache")
+    assert ran.returncode == ExitCode.FAILURE
+    assert ran.stderr.startswith(f"dure: error: {repo.name}: ")
+    assert ran.stdout.startswith(f"{repo.name}: ")
+
+
+def test_retaining_the_working_state_changes_nothing_in_the_index(repo: Path) -> None:
+    retained: list[object] = []
+    kept = build_index(repo, cache=False, retain=retained)
+    assert retained  # the summaries and the resolver's state
+    plain = build_index(repo, cache=False)
+    assert sorted(kept.edges(), key=repr) == sorted(plain.edges(), key=repr)
+    assert kept.definitions == plain.definitions
+
+
+class _Exited(Exception):
+    def __init__(self, how: str, code: object) -> None:
+        super().__init__(how, code)
+        self.how, self.code = how, code
+
+
+@pytest.mark.parametrize(
+    ("arguments", "how"),
+    [(["index", "{repo}"], "os._exit"), (["index", "{repo}", "--no-such-option"], "sys.exit")],
+    ids=["an index", "a usage error"],
+)
+def test_only_a_finished_index_skips_the_teardown(
+    repo: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    how: str,
+) -> None:
+    def hard(code: int) -> None:
+        raise _Exited("os._exit", code)
+
+    def soft(code: object) -> None:
+        raise _Exited("sys.exit", code)
+
+    monkeypatch.setattr(os, "_exit", hard)
+    monkeypatch.setattr(sys, "exit", soft)
+    monkeypatch.setattr(sys, "argv", ["dure", *(a.format(repo=repo) for a in arguments)])
+    with pytest.raises(_Exited) as ended:
+        cli.run()
+    assert ended.value.how == how
+    capsys.readouterr()

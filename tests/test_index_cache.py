@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import TemporaryRepo
 
-from dure.analyzers import RepoIndex, build_index, builder
+from dure.analyzers import RepoIndex, background, build_index, builder
 from dure.analyzers import cache as cache_module
 from dure.analyzers.cache import IndexCache
 from dure.analyzers.source import SourceFile
@@ -233,7 +233,7 @@ def test_entries_written_by_a_background_writer_are_complete_when_the_build_retu
     temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
 ) -> None:
     monkeypatch.setattr(builder, "BACKGROUND_WRITES", 1)  # every build with an entry to write forks one
-    monkeypatch.setattr(builder, "may_fork", lambda: True)  # whatever threads earlier tests left running
+    monkeypatch.setattr(background, "may_fork", lambda: True)  # whatever threads earlier tests left running
     root, cache = temporary_repo(FILES), tmp_path / "cache"
     first = build_index(root, cache=cache, save_index=False)
     assert len(forks) == 1
@@ -248,7 +248,7 @@ def test_no_background_writer_while_another_thread_runs() -> None:
     other = threading.Thread(target=release.wait)
     other.start()
     try:
-        assert not builder.may_fork()
+        assert not background.may_fork()
     finally:
         release.set()
         other.join()
@@ -430,3 +430,37 @@ def test_idle_cores_fall_back_to_the_load_average(tmp_path: Path, monkeypatch: p
     assert builder._idle_cores() == 1
     monkeypatch.setattr(builder.os, "getloadavg", lambda: (0.1, 0.1, 0.1))
     assert builder._idle_cores() == 2
+
+
+def test_work_meanwhile_sees_the_index_and_the_cache_is_complete_on_return(
+    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    monkeypatch.setattr(builder, "BACKGROUND_WRITES", 1)  # a writer process for every build with entries
+    monkeypatch.setattr(background, "may_fork", lambda: True)  # whatever threads earlier tests left running
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+    seen: list[RepoIndex] = []
+    built = build_index(root, cache=cache, workers=1, meanwhile=seen.append)
+    assert seen == [built]
+    assert len(forks) == 1  # the entry writer, waited for after the work
+    assert stored_summaries(cache) == 5
+    again: list[RepoIndex] = []
+    reused = build_index(root, cache=cache, workers=1, meanwhile=again.append)
+    assert reused.statistics.reused
+    assert again == [reused]
+    assert snapshot(reused) == snapshot(built)
+
+
+def test_a_failure_meanwhile_is_raised_once_the_cache_is_written(
+    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(builder, "BACKGROUND_WRITES", 1)
+    monkeypatch.setattr(background, "may_fork", lambda: True)
+    root, cache = temporary_repo(FILES), tmp_path / "cache"
+
+    def fails(index: RepoIndex) -> None:
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        build_index(root, cache=cache, workers=1, meanwhile=fails)
+    assert stored_summaries(cache) == 5
+    assert build_index(root, cache=cache, workers=1).statistics.reused

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import hashlib
 import os
@@ -16,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dure.analyzers.background import Background
 from dure.analyzers.cache import IndexCache, summary_key
 from dure.analyzers.collector import collect
-from dure.analyzers.halves import may_fork, splits
+from dure.analyzers.halves import splits
 from dure.analyzers.index import RepoIndex, Statistics
 from dure.analyzers.model import Diagnostic
 from dure.analyzers.resolution import resolve
@@ -124,39 +124,23 @@ class _EntryWriter:
     def __init__(self, store: IndexCache | None, entries: Unwritten, *, helper_resolves: bool) -> None:
         self.store = store
         self.entries = entries if store is not None else []
-        self.pid: int | None = None
-        self.deferred = helper_resolves and bool(entries)  # until a helper takes it, or wait writes them
-        if self.deferred:
-            return
-        if len(entries) >= BACKGROUND_WRITES and may_fork():
-            self.pid = os.fork()
-            if self.pid == 0:
-                code = 1
-                try:
-                    _write_entries(store, entries)
-                    code = 0
-                finally:
-                    os._exit(code)  # no atexit handlers, no flushing of the parent's buffers
-        else:
-            _write_entries(store, self.entries)
+        self.deferred = helper_resolves and bool(self.entries)  # until a helper takes it, or wait writes them
+        self.pending = (
+            Background(self.run)
+            if self.deferred
+            else Background.start(self.run, fork=len(self.entries) >= BACKGROUND_WRITES)
+        )
 
     def run(self) -> None:
-        """In the resolution helper."""
+        """Here, in a writer, or in the resolution helper."""
         _write_entries(self.store, self.entries)
 
     def handed_to(self, pid: int) -> None:
         """The resolution helper ``pid`` writes the entries; :meth:`wait` waits for it."""
-        self.pid = pid
+        self.pending = Background(self.run, pid)
 
     def wait(self) -> None:
-        written = not self.deferred
-        if self.pid is not None:
-            with contextlib.suppress(ChildProcessError):
-                _, status = os.waitpid(self.pid, 0)
-                written = status == 0
-            self.pid = None
-        if not written:  # no helper took them, or it failed
-            _write_entries(self.store, self.entries)
+        self.pending.wait()
         self.deferred = False
 
 
@@ -179,6 +163,8 @@ def build_index(
     jedi: bool = False,
     save_index: bool = True,
     loaded: LoadedSummaries | None = None,
+    meanwhile: Callable[[RepoIndex], None] | None = None,
+    retain: list[object] | None = None,
 ) -> RepoIndex:
     """Index the Python repository at ``root``.
 
@@ -190,11 +176,22 @@ def build_index(
     is never indexed twice as it is, such as a patched scratch copy, only needs its files' summaries).
     ``loaded``: the summaries earlier builds read from the cache, kept in memory by a caller that indexes
     many versions of one tree (a patched scratch copy per task), which this build uses and adds to.
+    ``meanwhile``: work on the built index (writing it out) done while another process may still be writing
+    the files' cache entries; the build returns once both are done.
+    ``retain``: a list that keeps the build's working state (the file summaries, the resolver's memo), for
+    a caller about to exit without freeing it: freeing it takes 0.13 s on Django.
     """
-    options = BuildOptions(cache, workers, progress, jedi, save_index, loaded)
+    options = BuildOptions(cache, workers, progress, jedi, save_index, loaded, retain)
     started = time.perf_counter()
     with _no_cyclic_gc():
-        return _build(Path(root), options, started)
+        index, writes = _build(Path(root), options, started)
+    try:
+        if meanwhile is not None:
+            meanwhile(index)
+    finally:
+        for wait in writes:
+            wait()
+    return index
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +202,7 @@ class BuildOptions:
     jedi: bool = False
     save_index: bool = True
     loaded: LoadedSummaries | None = None
+    retain: list[object] | None = None
 
 
 @contextmanager
@@ -220,7 +218,10 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
+def _build(
+    root: Path, options: BuildOptions, started: float
+) -> tuple[RepoIndex, tuple[Callable[[], None], ...]]:
+    """The index, and what waits for the cache writes under way in other processes."""
     if not root.is_dir():
         raise AnalysisError(f"{root}: not a directory")
     store = IndexCache.open(root, options.cache, ANALYZER_VERSION)
@@ -231,7 +232,7 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
     if store is not None:
         cached = store.load_index(fingerprint)
         if cached is not None:
-            return cached.with_timing(time.perf_counter() - started, reused=True)
+            return cached.with_timing(time.perf_counter() - started, reused=True), ()
     results = _stored_summaries(store, options.loaded, contents, digests)
     missing: list[Job] = [
         (source, data, summary_key(digests[relpath], source) if store is not None else None)
@@ -243,6 +244,8 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
     for result in _summarise(missing, workers, options.progress, unwritten):
         results[result.relpath] = result
     summaries, lines = _modules(found, results, diagnostics)
+    if options.retain is not None:
+        options.retain.extend([contents, results, unwritten])
     helper = workers > 1 and splits(summaries)
     writer = _EntryWriter(store, unwritten, helper_resolves=helper)
     try:
@@ -251,6 +254,7 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
             jedi_root=root if options.jedi else None,
             helper=helper,
             afterwards=writer if writer.deferred else None,
+            retain=options.retain,
         )
         statistics = Statistics(
             len(found.files), len(summaries), lines, len(missing), time.perf_counter() - started, False
@@ -258,9 +262,10 @@ def _build(root: Path, options: BuildOptions, started: float) -> RepoIndex:
         index = RepoIndex.from_facts(root, facts, tuple(diagnostics), statistics)
         if store is not None and options.save_index:
             store.save_index(fingerprint, index)
-    finally:
+    except BaseException:
         writer.wait()
-    return index
+        raise
+    return index, (writer.wait,)
 
 
 def _stored_summaries(

@@ -19,11 +19,11 @@ import contextlib
 import os
 import pickle
 import signal
-import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol
 
+from dure.analyzers.background import may_fork
 from dure.analyzers.callgraph import CallResolver, ResolvedSite, ResolvedTarget
 from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.model import Certainty
@@ -44,11 +44,6 @@ EncodedSite = tuple[str, int, EncodedTargets, bool]
 class SitesResolved:
     sites: list[ResolvedSite]  # the first pass's sites in module order, then those the flow pass resolved
     escaped: frozenset[str]  # definitions used as values: unknown code may call them
-
-
-def may_fork() -> bool:
-    """Only a single-threaded process forks safely (another thread may hold a lock the child needs)."""
-    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 class Afterwards(Protocol):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -143,9 +143,9 @@ class RepoIndex:
         """Targets by certainty (from the stored rows when the call sites are not loaded yet)."""
         counts = dict.fromkeys(Certainty, 0)
         if self._call_sites is None:
-            for row in self._raw["call_sites"]:
-                for _, certainty in row[5]:
-                    counts[Certainty(certainty)] += 1
+            by_value = Counter(certainty for row in self._raw["call_sites"] for _, certainty in row[5])
+            for value, count in by_value.items():
+                counts[Certainty(value)] = count
             return counts
         for site in self.call_sites:
             for target in site.targets:

@@ -55,12 +55,16 @@ def resolve(
     jedi_root: Path | None = None,
     helper: bool = False,
     afterwards: Afterwards | None = None,
+    retain: list[object] | None = None,
 ) -> Resolved:
     """Whole-repository facts; with ``jedi_root``, jedi proposes possible targets for unresolved calls.
     ``helper``: a forked process may resolve half of the call sites (the facts are the same either way),
-    and then do ``afterwards``."""
+    and then do ``afterwards``. ``retain``: where the resolution's working state goes instead of being
+    freed (see :func:`~dure.analyzers.builder.build_index`)."""
     program = Program(summaries)
     evaluator = Evaluator(program)
+    if retain is not None:
+        retain.append(evaluator)  # and the program through it
     definitions: dict[str, Definition] = {}
     for summary in summaries.values():
         for definition in summary.definitions:
@@ -79,6 +83,8 @@ def resolve(
     )
     other = site_free[0]
     sites, escaped = resolved_sites.sites, resolved_sites.escaped
+    if retain is not None:
+        retain.append(sites)
     jedi_report = (
         add_jedi_targets(jedi_root, sites, summaries, definitions) if jedi_root is not None else None
     )

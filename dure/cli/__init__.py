@@ -7,21 +7,26 @@ Commands parse options, call the API, print, and return an :class:`ExitCode`; er
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
 import click
 
-from dure.cli._base import ExitCode, cli
+from dure.cli._base import ExitCode, RunState, cli
 
 __all__ = ["ExitCode", "cli", "main", "run"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI with ``argv`` and return its exit code (never calls ``sys.exit``)."""
+    return _main(argv, RunState())
+
+
+def _main(argv: Sequence[str] | None, state: RunState) -> int:
     try:
         result = cli.main(
-            args=list(argv) if argv is not None else None, prog_name="dure", standalone_mode=False
+            args=list(argv) if argv is not None else None, prog_name="dure", standalone_mode=False, obj=state
         )
     except click.exceptions.Exit as stop:
         return int(stop.exit_code)
@@ -36,4 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    state = RunState()
+    code = _main(None, state)
+    if state.skip_teardown:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, ParamSpec
 
@@ -23,6 +24,20 @@ class ExitCode(IntEnum):
     USAGE = 2  # bad options or arguments
     ERROR = 3  # a DureError: bad manifest, fetch failure, unknown package, ...
     INTERRUPTED = 130
+
+
+@dataclass(slots=True)
+class RunState:
+    """What a command tells the console script about how to end (click's context object)."""
+
+    #: Everything the command made is written and flushed, and the rest of the process is garbage: the
+    #: console script exits without the interpreter's teardown, which would free it object by object.
+    skip_teardown: bool = False
+
+
+def skip_teardown() -> None:
+    """Called by a command that holds much memory (an index of a large repository) and has finished."""
+    click.get_current_context().ensure_object(RunState).skip_teardown = True
 
 
 class LazyGroup(click.Group):
