@@ -296,20 +296,35 @@ def unpack_sdist(corpus: Corpus, cache: Path) -> Path:
 
 
 def build_tree(corpus: Corpus, cache: Path) -> Tree:
-    """Copy every ``.py`` file of the import package into a clean tree: the one file list of every tool."""
+    """Every ``.py`` file of the import package in a clean tree: the one file list of every tool.
+
+    A tree that already holds exactly these files is kept: deleting and copying a thousand files just before
+    the runs leaves the file system in a state (inodes freed seconds ago) that makes creating files slower
+    for a minute or more, which would burden whichever tool writes files first."""
     source = unpack_sdist(corpus, cache)
     root = cache / "trees" / f"{corpus.name}-{corpus.version}"
-    shutil.rmtree(root, ignore_errors=True)
-    files: list[str] = []
-    lines = 0
-    for path in sorted((source / corpus.package).rglob("*.py")):
-        relative = path.relative_to(source).as_posix()
-        copy = root / relative
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, copy)
-        files.append(relative)
-        lines += len(path.read_bytes().splitlines())
-    return Tree(corpus, root, tuple(files), lines)
+    originals = {
+        path.relative_to(source).as_posix(): path.read_bytes()
+        for path in sorted((source / corpus.package).rglob("*.py"))
+    }
+    if not _tree_holds(root, originals):
+        shutil.rmtree(root, ignore_errors=True)
+        for relative, data in originals.items():
+            copy = root / relative
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_bytes(data)
+    lines = sum(len(data.splitlines()) for data in originals.values())
+    return Tree(corpus, root, tuple(originals), lines)
+
+
+def _tree_holds(root: Path, originals: dict[str, bytes]) -> bool:
+    """Whether the files under ``root`` are exactly ``originals`` (path and content), and nothing else."""
+    if not root.is_dir():
+        return False
+    present = {path.relative_to(root).as_posix(): path for path in root.rglob("*") if not path.is_dir()}
+    return present.keys() == originals.keys() and all(
+        present[relative].read_bytes() == data for relative, data in originals.items()
+    )
 
 
 def _stamp(venv: Path) -> Path:
