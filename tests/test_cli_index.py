@@ -17,6 +17,7 @@ from dure import cli
 from dure.analyzers import build_index
 from dure.analyzers.export import FORMAT_VERSION
 from dure.cli import ExitCode, main
+from dure.cli._base import RunState
 
 FILES = {
     "pkg/__init__.py": "from pkg.core import run\n",
@@ -281,16 +282,31 @@ def test_only_a_finished_index_skips_the_teardown(
     arguments: list[str],
     how: str,
 ) -> None:
+    states: list[RunState] = []
+    alive_at_exit: list[str] = []
+
+    def recorded() -> RunState:
+        states.append(RunState())
+        return states[-1]
+
     def hard(code: int) -> None:
+        # what the command kept must still be alive here: freed on its return, it costs what the exit saves
+        alive_at_exit.extend(type(kept).__name__ for kept in states[0].kept)
         raise _Exited("os._exit", code)
 
     def soft(code: object) -> None:
         raise _Exited("sys.exit", code)
 
+    monkeypatch.setattr(cli, "RunState", recorded)
     monkeypatch.setattr(os, "_exit", hard)
     monkeypatch.setattr(sys, "exit", soft)
     monkeypatch.setattr(sys, "argv", ["dure", *(a.format(repo=repo) for a in arguments)])
     with pytest.raises(_Exited) as ended:
         cli.run()
     assert ended.value.how == how
+    if how == "os._exit":
+        assert "RepoIndex" in alive_at_exit
+        assert "Evaluator" in alive_at_exit
+    else:
+        assert not alive_at_exit
     capsys.readouterr()

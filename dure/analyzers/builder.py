@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import pickle
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, MutableMapping
-from contextlib import contextmanager
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dure.analyzers import cyclic_gc
 from dure.analyzers.background import Background
 from dure.analyzers.cache import IndexCache, summary_key
 from dure.analyzers.collector import collect
@@ -183,7 +182,9 @@ def build_index(
     """
     options = BuildOptions(cache, workers, progress, jedi, save_index, loaded, retain)
     started = time.perf_counter()
-    with _no_cyclic_gc():
+    # Indexing allocates millions of long-lived objects and no cycles worth collecting: the cyclic
+    # collector would rescan them over and over (measured: 2x slower parsing, 1.7x slower resolution).
+    with cyclic_gc.paused():
         index, writes = _build(Path(root), options, started)
     try:
         if meanwhile is not None:
@@ -203,19 +204,6 @@ class BuildOptions:
     save_index: bool = True
     loaded: LoadedSummaries | None = None
     retain: list[object] | None = None
-
-
-@contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Indexing allocates millions of long-lived objects and no cycles worth collecting: the cyclic
-    collector would rescan them over and over (measured: 2x slower parsing, 1.7x slower resolution)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _build(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, ParamSpec
 
@@ -33,11 +33,17 @@ class RunState:
     #: Everything the command made is written and flushed, and the rest of the process is garbage: the
     #: console script exits without the interpreter's teardown, which would free it object by object.
     skip_teardown: bool = False
+    #: What the command made, kept alive until that exit (freed when the command returned, it would cost
+    #: the time the exit saves).
+    kept: list[object] = field(default_factory=list)
 
 
-def skip_teardown() -> None:
-    """Called by a command that holds much memory (an index of a large repository) and has finished."""
-    click.get_current_context().ensure_object(RunState).skip_teardown = True
+def skip_teardown(kept: list[object]) -> None:
+    """Called by a command that holds much memory (an index of a large repository) and has finished:
+    ``kept`` stays alive until the process exits."""
+    state = click.get_current_context().ensure_object(RunState)
+    state.skip_teardown = True
+    state.kept.extend(kept)
 
 
 class LazyGroup(click.Group):

@@ -174,5 +174,5 @@ def index(
             gc.freeze()
             gc.enable()
     if retain:
-        skip_teardown()
+        skip_teardown(retain)
     return int(ExitCode.FAILURE if failed else ExitCode.OK)
