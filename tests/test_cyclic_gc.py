@@ -13,6 +13,7 @@ from dure.analyzers import cyclic_gc
 @pytest.fixture(autouse=True)
 def _collector_restored() -> Iterator[None]:
     enabled = gc.isenabled()
+    gc.unfreeze()  # what earlier tests froze (the CLI freezes an index it is about to exit with)
     gc.enable()
     yield
     gc.unfreeze()
