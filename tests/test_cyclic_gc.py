@@ -1,4 +1,4 @@
-"""The pause of the cyclic collector around a build: what it made is old afterwards, and nothing else moves."""
+"""The pause of the cyclic collector around a build: what it made is old afterwards, nothing else moves."""
 
 from __future__ import annotations
 
@@ -61,6 +61,6 @@ def test_objects_a_caller_froze_stay_frozen() -> None:
 
 
 def test_collection_is_back_on_after_an_error() -> None:
-    with pytest.raises(ValueError), cyclic_gc.paused():
+    with pytest.raises(ValueError, match="inside"), cyclic_gc.paused():
         raise ValueError("inside")
     assert gc.isenabled()

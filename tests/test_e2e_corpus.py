@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from dure.analyzers import RepoIndex, build_index, halves
+from dure.analyzers.affected import affecting, affects
 from dure.analyzers.export import graph_document
 from dure.analyzers.model import Certainty, DefinitionKind
 from dure.cli import main
@@ -53,6 +54,16 @@ def test_certain_edges_point_at_real_definitions(indexes: dict[str, RepoIndex], 
     for edge in index.edges():
         if edge.certainty is Certainty.CERTAIN:
             assert edge.callee in index.definitions or edge.callee.partition(".")[0] in externals, edge
+
+
+@pytest.mark.parametrize("name", DEFAULT_PACKAGES)
+def test_the_table_of_affected_definitions_answers_as_each_uncertainty_would(
+    indexes: dict[str, RepoIndex], name: str
+) -> None:
+    index = indexes[name]
+    for qualname in index.definitions:
+        expected = tuple(record for record in index.uncertainties if affects(index, record, qualname))
+        assert affecting(index, qualname) == expected, qualname
 
 
 def test_rebuild_from_cache_is_identical(indexes: dict[str, RepoIndex]) -> None:

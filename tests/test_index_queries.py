@@ -427,3 +427,61 @@ def test_reexported_name_is_not_a_definition_for_other_queries(indexed: Indexed)
         index.callers("pkg.f")
     with pytest.raises(QueryError, match=r"pkg\.api has no attribute missing"):
         index.definition("pkg.api.missing")
+
+
+# -- callees a computed rebinding may change -----------------------------------------------------------------
+
+REBOUND = """\
+class A:
+    def run(self):
+        return self.helper()
+
+    def helper(self):
+        return 1
+
+
+def plain():
+    return len([])
+
+
+def make():
+    return A()
+"""
+
+
+@pytest.mark.parametrize(
+    ("patch", "subject", "target", "doubted"),
+    [
+        ("def patch(name, value):\n    setattr(A, name, value)\n", "m.A.run", "m.A.helper", "setattr"),
+        ("def patch(obj, name):\n    setattr(obj, name, None)\n", "m.A.run", "m.A.helper", "setattr"),
+        ("def patch(name):\n    A.__dict__.update({name: None})\n", "m.A.run", "m.A.helper", "setattr"),
+        ("def patch(code):\n    exec(code)\n", "m.make", "m.A", "eval"),  # exec may rebind the module's names
+        ("def patch(name):\n    globals()[name] = None\n", "m.make", "m.A", "namespace"),
+    ],
+    ids=[
+        "setattr on the class",
+        "setattr on an unknown object",
+        "a __dict__ write",
+        "exec in the module",
+        "a globals() write",
+    ],
+)
+def test_a_computed_rebinding_makes_the_callees_it_may_replace_uncertain(
+    indexed: Indexed, patch: str, subject: str, target: str, doubted: str
+) -> None:
+    index = indexed({"m.py": REBOUND + "\n\n" + patch})
+    result = index.callees(subject)
+    assert target in {*result.value, *result.possible}
+    assert not result.certain
+    assert any(f": {doubted}: " in reason and f"may rebind {target}" in reason for reason in result.reasons)
+
+
+def test_a_rebinding_of_one_class_leaves_other_callees_certain(indexed: Indexed) -> None:
+    index = indexed({"m.py": REBOUND + "\n\ndef patch(name, value):\n    setattr(A, name, value)\n"})
+    assert_callees(index, "m.plain", {"builtins.len"}, certain=True)
+    assert_callees(index, "m.make", {"m.A"}, certain=True)  # setattr on A cannot rebind the module's A
+
+
+def test_callees_without_a_computed_rebinding_stay_certain(indexed: Indexed) -> None:
+    index = indexed({"m.py": REBOUND + "\n\ndef patch(value):\n    setattr(A, 'other', value)\n"})
+    assert_callees(index, "m.A.run", {"m.A.helper"}, certain=True)

@@ -6,7 +6,14 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dure.analyzers.model import Certainty, Definition, DefinitionKind, Import, ImportCondition, Uncertainty
+from dure.analyzers.affected import REBINDING_KINDS, affecting, subclasses_of
+from dure.analyzers.model import (
+    Certainty,
+    DefinitionKind,
+    Import,
+    ImportCondition,
+    Uncertainty,
+)
 from dure.errors import QueryError
 
 if TYPE_CHECKING:
@@ -39,83 +46,6 @@ def _require(index: RepoIndex, query: str, qualname: str) -> None:
         raise QueryError(query, qualname, "no such definition in the index")
 
 
-def affects(index: RepoIndex, record: Uncertainty, qualname: str) -> bool:
-    """Whether the uncertainty ``record`` could change facts about the definition ``qualname``."""
-    parent, _, name = qualname.rpartition(".")
-    definition = index.definitions.get(qualname)
-    for selector in record.affects:
-        kind, _, rest = selector.partition(":")
-        if selector == "*":
-            return True
-        if kind == "def" and rest == qualname:
-            return True
-        if kind == "member" and rest == parent:
-            return True
-        if kind == "subclasses" and parent in _subclasses_of(index, rest):
-            return True
-        if kind == "prefix":
-            owner, _, prefix = rest.rpartition(":")
-            if (owner == parent or parent in _subclasses_of(index, owner)) and name.startswith(prefix):
-                return True
-        if kind == "name" and rest == name:
-            return True
-        if kind == "attr" and name.startswith(rest) and _reachable_by_attribute(index, definition):
-            return True
-        if kind == "imported" and qualname in _imported_into(index, rest):
-            return True
-        module = definition is not None and definition.kind is DefinitionKind.MODULE
-        if kind == "modules" and module and qualname.startswith(rest):
-            return True
-    return False
-
-
-def _reachable_by_attribute(index: RepoIndex, definition: Definition | None) -> bool:
-    """What ``getattr(unknown, name)`` can return: a method, or a function of a module that can reach
-    unknown code (used as a value, or any module once ``sys.modules`` or a computed import is used)."""
-    if definition is None:
-        return False
-    if definition.kind is DefinitionKind.METHOD:
-        return True
-    if definition.kind is not DefinitionKind.FUNCTION:
-        return False
-    parent = index.definitions.get(definition.parent or "")
-    if parent is None or parent.kind is not DefinitionKind.MODULE:
-        return False
-    escaping = parent.qualname in index.escaped
-    return escaping or any(parent.qualname.startswith(prefix) for prefix in index.escaping_module_prefixes)
-
-
-def _imported_into(index: RepoIndex, module: str) -> frozenset[str]:
-    def build() -> dict[str, frozenset[str]]:
-        table: dict[str, set[str]] = {}
-        for record in index.imports:
-            if record.resolved:
-                table.setdefault(record.module, set()).add(record.resolved)
-        return {m: frozenset(names) for m, names in table.items()}
-
-    table: dict[str, frozenset[str]] = index._memo("imported-into", build)
-    return table.get(module, frozenset())
-
-
-def _subclasses_of(index: RepoIndex, cls: str) -> frozenset[str]:
-    import networkx as nx  # noqa: PLC0415 - 0.1 s to import; building an index never needs it
-
-    return frozenset(nx.descendants(_class_graph(index), cls)) if cls in _class_graph(index) else frozenset()
-
-
-def _class_graph(index: RepoIndex) -> nx.DiGraph[str]:
-    def build() -> nx.DiGraph[str]:
-        import networkx as nx  # noqa: PLC0415 - see _subclasses_of
-
-        graph: nx.DiGraph[str] = nx.DiGraph()
-        for base, children in index.subclass_map().items():
-            graph.add_edges_from((base, child) for child in children)
-        return graph
-
-    graph: nx.DiGraph[str] = index._memo("class-graph", build)
-    return graph
-
-
 def caller_doubts(index: RepoIndex, qualname: str) -> list[str]:
     """Why code the index cannot see might call ``qualname``; empty when all its callers are known."""
     definition = index.definitions[qualname]
@@ -136,9 +66,8 @@ def caller_doubts(index: RepoIndex, qualname: str) -> list[str]:
         info = index.classes.get(parent.qualname)
         if info is not None and any(index.classes[c].external_bases for c in info.mro if c in index.classes):
             reasons.append(f"{parent.qualname} inherits from a class outside the repository that may call it")
-    for record in index.uncertainties:
-        if affects(index, record, qualname):
-            reasons.append(f"{record.file}:{record.line}: {record.kind.value}: {record.detail}")
+    for record in affecting(index, qualname):
+        reasons.append(f"{record.file}:{record.line}: {record.kind.value}: {record.detail}")
     if qualname in index.rebound:
         reasons.append(f"the name {name} is bound more than once in its scope")
     return reasons
@@ -161,16 +90,57 @@ def callers(index: RepoIndex, qualname: str) -> QueryResult:
 
 
 def callee_doubts(index: RepoIndex, qualname: str) -> list[str]:
+    """Why the calls ``qualname`` makes may reach other targets than the index found."""
     reasons = []
+    rebinding: dict[int, tuple[str, tuple[Uncertainty, ...]]] = {}  # by identity: see rebinding_records
     for site in index.sites_by_caller().get(qualname, ()):
         if any(t.certainty is Certainty.UNRESOLVED for t in site.targets):
             reasons.append(f"{site.file}:{site.line}: cannot resolve {site.expression}")
         elif any(t.certainty is Certainty.POSSIBLE for t in site.targets):
             reasons.append(f"{site.file}:{site.line}: {site.expression} has several possible targets")
-    for record in index.uncertainties:
-        if record.scope == qualname and record.kind.value in SCOPE_KINDS:
-            reasons.append(f"{record.file}:{record.line}: {record.kind.value}: {record.detail}")
+        for target in site.targets:
+            if target.certainty is not Certainty.UNRESOLVED:
+                found = rebinding_records(index, target.callee)
+                if found:  # most targets share their records with others: one reason for them all
+                    rebinding.setdefault(id(found), (target.callee, found))
+    for record in _in_scope(index).get(qualname, ()):
+        reasons.append(f"{record.file}:{record.line}: {record.kind.value}: {record.detail}")
+    reasons.extend(_rebinding_reason(callee, records) for callee, records in rebinding.values())
     return reasons
+
+
+def _rebinding_reason(callee: str, records: tuple[Uncertainty, ...]) -> str:
+    first = records[0]
+    others = len(records) - 1
+    more = f" (and {others} more place{'s' if others > 1 else ''})" if others else ""
+    return f"{first.file}:{first.line}: {first.kind.value}: {first.detail}{more} may rebind {callee}"
+
+
+def _in_scope(index: RepoIndex) -> dict[str, list[Uncertainty]]:
+    """The uncertainties of :data:`SCOPE_KINDS`, by the scope they are in."""
+
+    def build() -> dict[str, list[Uncertainty]]:
+        table: dict[str, list[Uncertainty]] = {}
+        for record in index.uncertainties:
+            if record.kind.value in SCOPE_KINDS:
+                table.setdefault(record.scope, []).append(record)
+        return table
+
+    table: dict[str, list[Uncertainty]] = index._memo("uncertainties-in-scope", build)
+    return table
+
+
+def rebinding_records(index: RepoIndex, callee: str) -> tuple[Uncertainty, ...]:
+    """What may make a call resolved to ``callee`` reach something else: code that may rebind the name or
+    the attribute it was reached through (see :data:`~dure.analyzers.affected.REBINDING_KINDS`). Callees
+    with the same records share one tuple, which tells them apart by identity."""
+    known: dict[str, tuple[Uncertainty, ...]] = index._memo("rebinding-records", dict)
+    found = known.get(callee)
+    if found is None:
+        shared: dict[tuple[Uncertainty, ...], tuple[Uncertainty, ...]] = index._memo("rebinding-groups", dict)
+        records = tuple(r for r in affecting(index, callee) if r.kind in REBINDING_KINDS)
+        found = known[callee] = shared.setdefault(records, records)
+    return found
 
 
 def callees(index: RepoIndex, qualname: str) -> QueryResult:
@@ -193,7 +163,7 @@ def callees(index: RepoIndex, qualname: str) -> QueryResult:
 def subclasses(index: RepoIndex, qualname: str) -> QueryResult:
     """Classes inheriting from ``qualname``, transitively, inside the repository."""
     _require(index, "subclasses", qualname)
-    found = _subclasses_of(index, qualname)
+    found = subclasses_of(index, qualname)
     reasons = [
         f"{info.qualname} has bases the index cannot name: {', '.join(info.unresolved_bases)}"
         for info in index.classes.values()
@@ -205,7 +175,7 @@ def subclasses(index: RepoIndex, qualname: str) -> QueryResult:
 def external_deps(index: RepoIndex, qualname: str) -> QueryResult:
     """Top-level external modules ``qualname`` uses, directly or through the repository's own calls."""
     _require(index, "external_deps", qualname)
-    import networkx as nx  # noqa: PLC0415 - see _subclasses_of
+    import networkx as nx  # noqa: PLC0415 - see subclasses_of
 
     graph = index.graph(possible=True)
     reached = {qualname} | (nx.descendants(graph, qualname) if qualname in graph else set())
@@ -247,7 +217,7 @@ def shortest_paths(index: RepoIndex, source: str, target: str) -> QueryResult:
     """Every shortest call path from ``source`` to ``target`` over certain edges."""
     _require(index, "shortest_paths", source)
     _require(index, "shortest_paths", target)
-    import networkx as nx  # noqa: PLC0415 - see _subclasses_of
+    import networkx as nx  # noqa: PLC0415 - see subclasses_of
 
     graph = index.graph()
     try:
@@ -263,7 +233,7 @@ def shortest_paths(index: RepoIndex, source: str, target: str) -> QueryResult:
 def _path_doubts(index: RepoIndex, source: str, target: str, paths: tuple[tuple[str, ...], ...]) -> list[str]:
     if not paths:
         return ["no certain path"]
-    import networkx as nx  # noqa: PLC0415 - see _subclasses_of
+    import networkx as nx  # noqa: PLC0415 - see subclasses_of
 
     length = len(paths[0]) - 1
     wider = index.graph(possible=True)

@@ -52,11 +52,12 @@ from typing import Any
 
 import vulture  # type: ignore[import-untyped]
 
+from dure.analyzers.affected import REBINDING_KINDS, affecting
 from dure.analyzers.builder import ANALYZER_VERSION, LoadedSummaries, build_index
 from dure.analyzers.cache import IndexCache, summary_key
 from dure.analyzers.index import RepoIndex
 from dure.analyzers.model import Certainty, DefinitionKind, ImportCondition, UncertaintyKind
-from dure.analyzers.queries import affects, caller_doubts
+from dure.analyzers.queries import caller_doubts
 from dure.analyzers.runtime import TestEvidence
 from dure.analyzers.source import discover
 from dure.generators._inject import (
@@ -432,12 +433,13 @@ class _Planner:
         owner, _, name = qualname.rpartition(".")
         escaping = owner in index.escaped or any(owner.startswith(p) for p in index.escaping_module_prefixes)
         by_attribute = owner in index.classes or escaping
-        for record in index.uncertainties:
-            if affects(index, record, qualname):
-                return True
-            if by_attribute and any(s.startswith("attr:") and name.startswith(s[5:]) for s in record.affects):
-                return True
-        return False
+        if affecting(index, qualname):
+            return True
+        return by_attribute and any(
+            s.startswith("attr:") and name.startswith(s[5:])
+            for record in index.uncertainties
+            for s in record.affects
+        )
 
     def twin(self) -> Twin | None:
         """A copy of a live private function of another module, or of a live private method of another
@@ -677,18 +679,13 @@ def planted_doubts(index: RepoIndex, planted: Planted) -> dict[str, str]:
 def flag_doubt(index: RepoIndex, module: str, flag: str) -> str | None:
     """Why code the index cannot follow might rebind the module flag ``flag`` (``None``: nothing can)."""
     qualname = f"{module}.{flag}"
-    writers = {
-        UncertaintyKind.SETATTR,
-        UncertaintyKind.NAMESPACE,
-        UncertaintyKind.EVAL,
-        UncertaintyKind.MONKEYPATCH,
-    }
     escaping = module in index.escaped or any(module.startswith(p) for p in index.escaping_module_prefixes)
+    affected = {id(record) for record in affecting(index, qualname)}
     for record in index.uncertainties:
-        if record.kind not in writers:
+        if record.kind not in REBINDING_KINDS:
             continue
         attr = any(s.startswith("attr:") and flag.startswith(s[5:]) for s in record.affects)
-        if affects(index, record, qualname) or (attr and escaping):
+        if id(record) in affected or (attr and escaping):
             return f"{record.file}:{record.line}: {record.kind.value}: {record.detail}"
     return None
 
