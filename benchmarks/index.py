@@ -8,8 +8,11 @@ given the directory (``dure index``) sees exactly the files the others are given
 
 For each run: wall seconds, CPU seconds (user + system of that child), peak resident memory of that child
 (``os.wait4``), status (ok, crash with its last error line, timeout, unavailable) and the edges the tool
-reported, counted from its own output. ``dure`` runs three times on one cache: cold (empty ``DURE_CACHE``),
-warm (the same command again) and after one file changed (a comment appended, then the file restored).
+reported, counted from its own output. The floor (``ast.parse``), dure's cold index (empty ``DURE_CACHE``)
+and the baseline's run in rounds, alternating, reported as medians (``--rounds``, default 5): this machine's
+speed drifts by a factor of two within minutes, and a ratio of two runs minutes apart measures that drift.
+Then, on the last cold run's cache: warm (the same command again) and after one file changed (a comment
+appended, then the file restored).
 
 Usage::
 
@@ -17,6 +20,7 @@ Usage::
     python benchmarks/index.py [--repos rich,django] [--tools ast,dure,pycg,jarviscg,pyan3]
                                [--timeout 600] [--out benchmarks/results/index.json]
                                [--baseline REV]   # also dure's source at git revision REV, cold
+                               [--rounds 5]       # rounds of the floor and the cold runs
 
 Everything downloaded lives under the cache directory: ``--cache-dir``, else ``$DURE_BENCH_CACHE``, else
 ``${XDG_CACHE_HOME:-~/.cache}/dure-bench`` (``venvs/<tool>``, ``sdists/``, ``sources/``, ``trees/``).
@@ -38,6 +42,7 @@ import re
 import select
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -138,6 +143,7 @@ class Result:
     edges_internal: int | None
     edges_by_certainty: Mapping[str, int] | None
     note: str | None  # the error line of a failure, or what a successful run reported besides edges
+    runs: tuple[float, ...] = ()  # wall seconds of each round, for a row that is a median of rounds
 
 
 @dataclass(frozen=True)
@@ -481,6 +487,7 @@ class Context:
     dure: str
     env: Mapping[str, str]
     baseline: Baseline | None = None
+    rounds: int = 1  # how often the floor and the cold runs are repeated, alternating
 
 
 @dataclass(frozen=True)
@@ -575,35 +582,63 @@ def one_file_changed(path: Path) -> Iterator[None]:
         path.write_bytes(original)
 
 
-def run_dure(tree: Tree, ctx: Context) -> list[Result]:
-    """Cold (empty cache), warm (same cache again), and one file changed."""
+def run_dure(tree: Tree, ctx: Context, with_floor: bool) -> list[Result]:
+    """``ast.parse`` (``with_floor``), dure cold (empty cache) and the baseline's cold run, alternating for
+    ``ctx.rounds`` rounds and reported as medians; then warm (the last cold run's cache again) and one file
+    changed. A machine whose speed drifts during the run then weighs on the floor and the cold runs alike."""
     repo = tree.corpus.name
-    cache = ctx.work / f"{repo}-dure-cache"
-    cache.mkdir()
-    env = {**ctx.env, "DURE_CACHE": str(cache)}
-    results: list[Result] = []
-
-    def once(variant: str) -> Result:
-        out = ctx.work / f"{repo}-dure-{variant}.json"
-        argv = [ctx.dure, "index", str(tree.root), "--json", str(out)]
-        run = run_child(argv, tree.root, env, out, ctx.timeout)
-        return to_result(repo, f"dure ({variant})", run, lambda: count_dure(out, tree.corpus.package))
-
-    results.append(once("cold"))
-    if results[-1].status != "ok":
+    rounds: dict[str, list[Result]] = {}
+    cache = ctx.work
+    for number in range(ctx.rounds):
+        if with_floor:
+            rounds.setdefault("ast.parse", []).append(run_ast(tree, ctx))
+        cache = ctx.work / f"{repo}-dure-cache-{number}"
+        cache.mkdir()
+        rounds.setdefault("cold", []).append(_dure_once(tree, ctx, cache, "cold"))
+        if rounds["cold"][-1].status != "ok":
+            break
+        if ctx.baseline is not None:
+            rounds.setdefault("baseline", []).append(run_dure_baseline(tree, ctx, ctx.baseline, number))
+    results = [median_of(runs) for runs in rounds.values()]
+    if rounds["cold"][-1].status != "ok":
         return results
-    if ctx.baseline is not None:
-        results.append(run_dure_baseline(tree, ctx, ctx.baseline))
-    results.append(once("warm"))
+    results.append(_dure_once(tree, ctx, cache, "warm"))
     with one_file_changed(tree.root / tree.corpus.edited):
-        results.append(once("one file changed"))
+        results.append(_dure_once(tree, ctx, cache, "one file changed"))
     return results
 
 
-def run_dure_baseline(tree: Tree, ctx: Context, baseline: Baseline) -> Result:
+def _dure_once(tree: Tree, ctx: Context, cache: Path, variant: str) -> Result:
+    repo = tree.corpus.name
+    env = {**ctx.env, "DURE_CACHE": str(cache)}
+    out = ctx.work / f"{repo}-dure-{variant}.json"
+    argv = [ctx.dure, "index", str(tree.root), "--json", str(out)]
+    run = run_child(argv, tree.root, env, out, ctx.timeout)
+    return to_result(repo, f"dure ({variant})", run, lambda: count_dure(out, tree.corpus.package))
+
+
+def median_of(runs: Sequence[Result]) -> Result:
+    """One row for several runs of one tool: the median wall and CPU seconds, the highest peak; a failed
+    run stands for them all."""
+    failed = [run for run in runs if run.status != "ok"]
+    if failed or len(runs) == 1:
+        return failed[0] if failed else runs[0]
+    walls = [run.wall_s for run in runs if run.wall_s is not None]
+    cpus = [run.cpu_s for run in runs if run.cpu_s is not None]
+    peaks = [run.peak_mib for run in runs if run.peak_mib is not None]
+    return dataclasses.replace(
+        runs[-1],
+        wall_s=statistics.median(walls) if walls else None,
+        cpu_s=statistics.median(cpus) if cpus else None,
+        peak_mib=max(peaks) if peaks else None,
+        runs=tuple(walls),
+    )
+
+
+def run_dure_baseline(tree: Tree, ctx: Context, baseline: Baseline, number: int) -> Result:
     """Cold, with the baseline revision's source, right after the installed dure's cold run."""
     repo = tree.corpus.name
-    cache = ctx.work / f"{repo}-dure-baseline-cache"
+    cache = ctx.work / f"{repo}-dure-baseline-cache-{number}"
     cache.mkdir()
     env = {**baseline_env(baseline, ctx.env, tree.root), "DURE_CACHE": str(cache)}
     out = ctx.work / f"{repo}-dure-baseline.json"
@@ -622,11 +657,11 @@ def run_dure_jedi(tree: Tree, ctx: Context) -> Result:
     return to_result(repo, "dure --jedi (cold)", run, lambda: count_dure(out, tree.corpus.package))
 
 
-def run_tool(tool: str, tree: Tree, ctx: Context) -> list[Result]:
+def run_tool(tool: str, tree: Tree, ctx: Context, tools: Sequence[str]) -> list[Result]:
     if tool == "ast":
-        return [run_ast(tree, ctx)]
+        return [] if "dure" in tools else [run_ast(tree, ctx)]  # with dure, its rounds run the floor
     if tool == "dure":
-        return run_dure(tree, ctx)
+        return run_dure(tree, ctx, with_floor="ast" in tools)
     if tool == "dure-jedi":
         return [run_dure_jedi(tree, ctx)]
     return [run_anchor(ANCHORS[tool], tree, ctx)]
@@ -746,6 +781,9 @@ def markdown(report: Mapping[str, Any], results: Sequence[Result]) -> str:
         ]
         for r in rows:
             note = (r.note or "").replace("|", "\\|")
+            if r.runs:
+                spread = f"median of {len(r.runs)} rounds ({min(r.runs):.2f}-{max(r.runs):.2f} s)"
+                note = f"{note}; {spread}" if note else spread
             internal = "" if r.edges_internal is None else f"{r.edges_internal:,}"
             lines.append(
                 f"| {r.tool} | {r.status} | {_fmt(r.wall_s)} | {_fmt(r.cpu_s)} | {_fmt(r.peak_mib, 0)} "
@@ -803,6 +841,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default=None,
         help="also time a cold `dure index` with dure's source at git revision REV, beside the installed one",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="rounds of ast.parse, cold dure and the baseline's cold dure, alternating; medians (default 5)",
+    )
     return parser.parse_args(argv)
 
 
@@ -837,6 +881,7 @@ def benchmark(args: argparse.Namespace, cache: Path) -> int:
             _dure_executable(args.dure),
             {**os.environ, "PYTHONHASHSEED": "0"},  # one hash seed for every tool and run
             extract_baseline(args.baseline, cache) if args.baseline else None,
+            args.rounds,
         )
         trees = [build_tree(CORPORA[name], cache) for name in args.repos]
         compiled = compile_dure(ctx) if "dure" in tools or "dure-jedi" in tools else []
@@ -852,7 +897,7 @@ def benchmark(args: argparse.Namespace, cache: Path) -> int:
         for tree in trees:
             for tool in ordered:
                 print(f"{tree.corpus.name}: {tool} ...", file=sys.stderr, flush=True)
-                for result in run_tool(tool, tree, ctx):
+                for result in run_tool(tool, tree, ctx, ordered):
                     results.append(result)
                     print(f"  {result.tool}: {result.status} {_fmt(result.wall_s)} s", file=sys.stderr)
                     write_report(args.out, report, results)
