@@ -64,3 +64,10 @@ def test_collection_is_back_on_after_an_error() -> None:
     with pytest.raises(ValueError, match="inside"), cyclic_gc.paused():
         raise ValueError("inside")
     assert gc.isenabled()
+
+
+def test_a_pause_that_is_not_aged_leaves_what_it_made_young_for_the_next_collection() -> None:
+    with cyclic_gc.paused(aged=False):
+        made = _made(1_000)
+    assert gc.isenabled()
+    assert _in_generation(2, made) == 0  # young (a collection may already have moved them one generation on)

@@ -8,13 +8,14 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def paused() -> Iterator[None]:
-    """No cyclic collection inside; afterwards, what was made inside counts as old.
+def paused(*, aged: bool = True) -> Iterator[None]:
+    """No cyclic collection inside; afterwards (``aged``), what was made inside counts as old.
 
     Objects made while collection is off all wait in the youngest generation: the first collection once it
     is back on would walk every one of them (0.25 s after an index of Django), and move them on to be walked
     again. They are moved straight to the oldest generation instead, which a full collection alone walks.
-    Nested pauses leave that to the outermost; objects a caller froze (``gc.freeze``) stay frozen.
+    Work that leaves garbage cycles to collect right afterwards passes ``aged=False``. Nested pauses leave
+    all that to the outermost; objects a caller froze (``gc.freeze``) stay frozen.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -22,7 +23,7 @@ def paused() -> Iterator[None]:
         yield
     finally:
         if enabled:
-            if gc.get_freeze_count() == 0:
+            if aged and gc.get_freeze_count() == 0:
                 gc.freeze()  # every tracked object to the permanent generation, the young ones' count reset,
                 gc.unfreeze()  # and all of them back into the oldest generation
             gc.enable()
