@@ -31,6 +31,30 @@ BUILTIN_PROTOCOLS = {
     "builtins.reversed": "__reversed__",
     "builtins.format": "__format__",
 }
+#: Callables outside the repository that never call the functions passed to them (decorators that wrap or
+#: mark a function, or register it for a type checker): no callback edge from their call sites.
+NEVER_CALL_ARGUMENTS = frozenset(
+    {
+        "builtins.staticmethod",
+        "builtins.classmethod",
+        "builtins.property",
+        "builtins.property.getter",
+        "builtins.property.setter",
+        "builtins.property.deleter",
+        "functools.cache",
+        "functools.lru_cache",
+        "functools.cached_property",
+        "functools.wraps",
+        "abc.abstractmethod",
+        "typing.final",
+        "typing.overload",
+        "typing.override",
+        "typing.no_type_check",
+        "typing_extensions.final",
+        "typing_extensions.overload",
+        "typing_extensions.override",
+    }
+)
 PROTOCOLS = {"with": ("__enter__", "__exit__"), "awith": ("__aenter__", "__aexit__")}
 ITERATION = {"iter": ("__iter__", "__next__"), "aiter": ("__aiter__", "__anext__")}
 
@@ -229,8 +253,14 @@ class CallResolver:
                 return False
         elif scope.parent == 0 and name in self.unresolved_names:
             return False  # a module's function, which a call on a receiver the index cannot name may reach
-        parent = program.parent(key)
-        return parent is None or all(self.evaluator.is_transparent(d, parent) for d in scope.decorators)
+        return all(self._undecorated(body) for body in self.evaluator.called_bodies(scope.owner))
+
+    def _undecorated(self, key: ScopeKey) -> bool:
+        """Whether calling the function through its name runs the body ``key`` as called: no decorator the
+        index cannot see through wraps it."""
+        parent = self.program.parent(key)
+        decorators = self.program.scope(key).decorators
+        return parent is None or all(self.evaluator.is_transparent(d, parent) for d in decorators)
 
     @staticmethod
     def _argument(record: CallRecord, position: int, name: str) -> Ref | None:
@@ -320,6 +350,8 @@ class CallResolver:
             targets.extend(self._protocol(evaluate(record.args[0], site.key), (BUILTIN_PROTOCOLS[path],)))
         if path == "builtins.getattr" and len(record.args) >= 2 and record.args[1][0] == "s":
             targets.extend(self._property_targets(evaluate(record.args[0], site.key), record.args[1][1]))
+        if path in NEVER_CALL_ARGUMENTS:
+            return targets
         arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
         for argument in arguments:
             if argument[0] in ("n", "a", "d"):

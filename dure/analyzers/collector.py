@@ -104,6 +104,7 @@ class ModuleCollector(ExpressionCollector):
             self._decorate(node, qualname, scope.decorators)
         self.bind(node.name, "def", qualname, scope.id)
         self._scope_body(scope, node.body)
+        scope.ends_in_raise = type(node.body[-1]) is ast.Raise
 
     @staticmethod
     def _method_kind(decorators: tuple[str, ...]) -> str:

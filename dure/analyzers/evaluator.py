@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 from dure.analyzers.program import BUILTIN_NAMES, Program, ScopeKey
-from dure.analyzers.summary import Binding, Ref
+from dure.analyzers.summary import Binding, Ref, Scope
 from dure.analyzers.values import (
     MAX_VALUES,
     NOTHING,
@@ -37,6 +37,10 @@ TRANSPARENT_DECORATORS = frozenset(
         "typing.final",
         "typing.override",
         "typing.no_type_check",
+        # an overload stub binds a dummy until the implementation, under the same name, replaces it; calls
+        # of the name run the implementation (see Evaluator.called_bodies)
+        "typing.overload",
+        "typing_extensions.overload",
         "typing_extensions.final",
         "typing_extensions.override",
         "dataclasses.dataclass",
@@ -44,6 +48,8 @@ TRANSPARENT_DECORATORS = frozenset(
         "enum.unique",
     }
 )
+#: Decorators of the signatures a type checker reads and the interpreter replaces by the implementation.
+OVERLOAD_DECORATORS = frozenset({"typing.overload", "typing_extensions.overload"})
 #: Decorator factories whose result is transparent (``@functools.wraps(f)``, ``@lru_cache(maxsize=8)``).
 TRANSPARENT_FACTORIES = frozenset({"functools.wraps", "functools.lru_cache", "dataclasses.dataclass"})
 #: Calling these builtin classes gives an instance of them.
@@ -88,6 +94,14 @@ def _incomplete_union(folds: list[MembersFold]) -> Vals:
     if count > 1 and len(values) > MAX_VALUES:
         values = frozenset()
     return Vals(values, False, False)
+
+
+def _is_property_mutator(scope: Scope) -> bool:
+    """A ``@name.setter`` or ``@name.deleter`` definition: reading the property runs its getter."""
+    return any(
+        d[0] == "a" and d[2] in ("setter", "deleter") and d[1] == ("n", scope.owner.rpartition(".")[2])
+        for d in scope.decorators
+    )
 
 
 def _imports_itself(binding: Binding, where: ScopeKey, module: str) -> bool:
@@ -315,7 +329,7 @@ class Evaluator:
         if kind == "val":
             return self.evaluate(binding.a, key)
         if kind in ("def", "class"):
-            return self.definition(binding.a)
+            return self.definition(binding.a, (key[0], binding.b))
         if kind == "from":
             return self.imported(binding.a, binding.b)
         if kind == "valin":
@@ -394,11 +408,14 @@ class Evaluator:
         kind = self.program.scope(key).kind
         return single(("C", qualname, True) if kind == "class" else ("F", qualname, False))
 
-    def definition(self, qualname: str) -> Vals:
-        """The object a ``def``/``class`` statement binds: what its decorators return, innermost first."""
-        key = self.program.def_scope.get(qualname)
-        if key is None:
-            return UNKNOWN_VALS
+    def definition(self, qualname: str, key: ScopeKey) -> Vals:
+        """The object the ``def``/``class`` statement whose body is ``key`` binds to ``qualname``: what its
+        decorators return, innermost first (a name defined twice may be decorated differently each time)."""
+        if key not in self.program.bodies(qualname):  # a binding copied to another module's scope
+            found = self.program.def_scope.get(qualname)
+            if found is None:
+                return UNKNOWN_VALS
+            key = found
         scope = self.program.scope(key)
         current = single(("C", qualname, True) if scope.kind == "class" else ("F", qualname, False))
         if scope.parent is None or not scope.decorators:
@@ -450,14 +467,37 @@ class Evaluator:
         if known is not None:
             return known
         self.transparency[qualname] = False  # recursion guard
-        key = self.program.def_scope.get(qualname)
-        answer = False
-        if key is not None:
-            scope = self.program.scope(key)
-            if scope.params and scope.returns and not scope.is_generator:
-                answer = all(r == ("n", scope.params[0].name) for r in scope.returns)
+        bodies = self.called_bodies(qualname)
+        answer = bool(bodies) and all(self._returns_first_argument(self.program.scope(key)) for key in bodies)
         self.transparency[qualname] = answer
         return answer
+
+    @staticmethod
+    def _returns_first_argument(scope: Scope) -> bool:
+        if not scope.params or not scope.returns or scope.is_generator:
+            return False
+        return all(r == ("n", scope.params[0].name) for r in scope.returns)
+
+    def called_bodies(self, qualname: str) -> list[ScopeKey]:
+        """The bodies calling ``qualname`` may run: all its definitions but ``@overload`` stubs (replaced by
+        the implementation, and raising if called) and, beside a property's getter, its setter and deleter."""
+        bodies = self.program.bodies(qualname)
+        if len(bodies) == 1 and not self.program.scope(bodies[0]).decorators:
+            return list(bodies)  # nearly every function
+        called = [key for key in bodies if not self._is_overload_stub(key)]
+        getters = [key for key in called if not _is_property_mutator(self.program.scope(key))]
+        return getters or called
+
+    def _is_overload_stub(self, key: ScopeKey) -> bool:
+        scope = self.program.scope(key)
+        parent = self.program.parent(key)
+        if parent is None:
+            return False
+        for decorator in scope.decorators:
+            values = self.evaluate(decorator, parent).values
+            if values and all(v[0] == "X" and v[1] in OVERLOAD_DECORATORS for v in values):
+                return True
+        return False
 
     # -- parameters ---------------------------------------------------------------------------------------
 
@@ -829,18 +869,21 @@ class Evaluator:
         return self._memoised(memo_key, self._returns, cached)
 
     def _returns(self, memo_key: tuple[str, str]) -> Vals:
-        qualname = memo_key[1]
-        key = self.program.def_scope.get(qualname)
-        result = UNKNOWN_VALS
-        if key is not None:
-            scope = self.program.scope(key)
-            if scope.is_generator:
-                result = single(("XI", "builtins.generator"))
-            elif scope.returns:
-                result = union([self.evaluate(r, key) for r in scope.returns])
-            elif scope.kind in ("function", "lambda"):
-                result = single(("XI", "builtins.NoneType"))
-        return result
+        bodies = self.called_bodies(memo_key[1])
+        if len(bodies) == 1:
+            return self._returned_by(bodies[0])
+        return union([self._returned_by(key) for key in bodies]) if bodies else UNKNOWN_VALS
+
+    def _returned_by(self, key: ScopeKey) -> Vals:
+        """What a call that runs the body ``key`` returns."""
+        scope = self.program.scope(key)
+        if scope.is_generator:
+            return single(("XI", "builtins.generator"))
+        if scope.returns:
+            return union([self.evaluate(r, key) for r in scope.returns])
+        if scope.kind in ("function", "lambda") and not scope.ends_in_raise:
+            return single(("XI", "builtins.NoneType"))  # it falls off its end
+        return UNKNOWN_VALS
 
     def instances(self, classes: Vals, *, exact: bool) -> Vals:
         values: set[Value] = set()

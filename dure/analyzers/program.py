@@ -43,6 +43,7 @@ class Program:
         for module, summary in self.summaries.items():
             for qualname, scope_id in summary.def_scopes.items():
                 self.def_scope.setdefault(qualname, (module, scope_id))
+        self.redefined = _redefined(self.summaries)
         # bindings made from another scope (see bind_elsewhere, store_elsewhere), and the names they bind: a
         # name outside these sets is bound in a scope only if that scope's own bindings name it
         self.extra_bindings: dict[tuple[ScopeKey, str], list[tuple[Binding, ScopeKey]]] = defaultdict(list)
@@ -70,6 +71,16 @@ class Program:
 
     def scope(self, key: ScopeKey) -> Scope:
         return self.summaries[key[0]].scopes[key[1]]
+
+    def bodies(self, qualname: str) -> tuple[ScopeKey, ...]:
+        """The scopes of every statement that defines ``qualname``, in source order: one, but for a name
+        defined several times (``@overload`` stubs before the implementation, a ``def`` in each branch of an
+        ``if``, a property's setter), and none for a name that is not a definition of the repository."""
+        found = self.redefined.get(qualname)
+        if found is not None:
+            return found
+        key = self.def_scope.get(qualname)
+        return (key,) if key is not None else ()
 
     def parent(self, key: ScopeKey) -> ScopeKey | None:
         parent = self.scope(key).parent
@@ -463,3 +474,19 @@ def _local_bindings(scope: Scope, key: ScopeKey, name: str, runtime: bool) -> li
     if runtime:
         return [(b, key) for b in bound if not b.type_only]
     return [(b, key) for b in bound]
+
+
+#: The scopes a ``def``, ``class`` or ``lambda`` opens.
+DEFINITION_SCOPES = frozenset({"function", "class", "lambda"})
+
+
+def _redefined(summaries: Mapping[str, ModuleSummary]) -> dict[str, tuple[ScopeKey, ...]]:
+    """The qualnames defined by more than one statement, with the scope of each."""
+    bodies: dict[str, list[ScopeKey]] = defaultdict(list)
+    for module, summary in summaries.items():
+        definitions = [scope for scope in summary.scopes if scope.kind in DEFINITION_SCOPES]
+        if len(definitions) == len({scope.owner for scope in definitions}):
+            continue  # every qualname of the module is defined once
+        for scope in definitions:
+            bodies[scope.owner].append((module, scope.id))
+    return {qualname: tuple(keys) for qualname, keys in bodies.items() if len(keys) > 1}

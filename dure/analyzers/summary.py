@@ -124,6 +124,7 @@ class Scope:
     returns: list[Ref] = field(default_factory=list)
     is_generator: bool = False
     is_async: bool = False
+    ends_in_raise: bool = False  # the body's last statement raises: it never falls off its end
     returns_annotation: Ref | None = None
     decorators: tuple[Ref, ...] = ()
     decorator_texts: tuple[str, ...] = ()
