@@ -55,6 +55,55 @@ NEVER_CALL_ARGUMENTS = frozenset(
         "typing_extensions.override",
     }
 )
+#: Callables outside the repository that run code named by their data, not by their arguments: unpickling
+#: calls whatever reconstructors the bytes name, pickling and copying call the protocol methods
+#: (``__reduce_ex__``, ``__getstate__``, ``__deepcopy__``, ...) of every object reachable from the argument.
+RUNS_UNNAMED_CODE = frozenset(
+    {
+        "pickle.load",
+        "pickle.loads",
+        "pickle.dump",
+        "pickle.dumps",
+        "pickle.Pickler.dump",
+        "pickle.Unpickler.load",
+        "copy.copy",
+        "copy.deepcopy",
+        "copy.replace",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Consumption:
+    """How a builtin uses the iterables it is given, at the call: ``iter()`` on the arguments at
+    ``positions`` (``None``: every one), then ``next()`` on the iterator (``drains``: it consumes them now,
+    not lazily), after asking their length (``sized``: ``list(x)`` calls ``x.__len__`` for a length hint)."""
+
+    positions: tuple[int, ...] | None = (0,)
+    drains: bool = True
+    sized: bool = False
+    only_argument: bool = False  # ``min(xs)`` iterates, ``min(a, b)`` compares
+
+
+#: Builtins that iterate what they are given (the interpreter then calls its protocol methods from the
+#: caller's frame).
+CONSUMERS: dict[str, Consumption] = {
+    "builtins.list": Consumption(sized=True),
+    "builtins.tuple": Consumption(sized=True),
+    "builtins.sorted": Consumption(sized=True),
+    "builtins.str.join": Consumption(sized=True),
+    "builtins.set": Consumption(),
+    "builtins.frozenset": Consumption(),
+    "builtins.sum": Consumption(),
+    "builtins.any": Consumption(),
+    "builtins.all": Consumption(),
+    "builtins.min": Consumption(only_argument=True),
+    "builtins.max": Consumption(only_argument=True),
+    "builtins.enumerate": Consumption(drains=False),
+    "builtins.zip": Consumption(None, drains=False),
+    "builtins.map": Consumption((1, 2, 3, 4), drains=False),
+    "builtins.filter": Consumption((1,), drains=False),
+}
 PROTOCOLS = {"with": ("__enter__", "__exit__"), "awith": ("__aenter__", "__aexit__")}
 ITERATION = {"iter": ("__iter__", "__next__"), "aiter": ("__aiter__", "__anext__")}
 
@@ -350,6 +399,11 @@ class CallResolver:
             targets.extend(self._protocol(evaluate(record.args[0], site.key), (BUILTIN_PROTOCOLS[path],)))
         if path == "builtins.getattr" and len(record.args) >= 2 and record.args[1][0] == "s":
             targets.extend(self._property_targets(evaluate(record.args[0], site.key), record.args[1][1]))
+        if path in RUNS_UNNAMED_CODE:
+            targets.append(ResolvedTarget(f"{path}: code named by its data", Certainty.UNRESOLVED))
+        consumption = CONSUMERS.get(path)
+        if consumption is not None:
+            targets.extend(self._consumed(consumption, site))
         if path in NEVER_CALL_ARGUMENTS:
             return targets
         arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
@@ -358,6 +412,27 @@ class CallResolver:
                 for value in ordered(evaluate(argument, site.key).values):
                     if value[0] in ("F", "C"):
                         targets.extend(self._targets_of(value, False))
+        return targets
+
+    def _consumed(self, consumption: Consumption, site: ResolvedSite) -> list[ResolvedTarget]:
+        """The protocol methods a builtin that iterates its arguments calls on them."""
+        args = site.record.args
+        if STARRED in args or (consumption.only_argument and len(args) != 1):
+            return []
+        positions = range(len(args)) if consumption.positions is None else consumption.positions
+        targets: list[ResolvedTarget] = []
+        for position in positions:
+            if position >= len(args):
+                break
+            receiver = self.evaluator.evaluate(args[position], site.key)
+            if consumption.sized:
+                targets.extend(
+                    self._protocol(receiver, ("__len__",)) or self._protocol(receiver, ("__length_hint__",))
+                )
+            if consumption.drains:
+                targets.extend(self._iteration(receiver, "__iter__", "__next__"))
+            else:
+                targets.extend(self._protocol(receiver, ("__iter__",)))
         return targets
 
     def _targets_of(self, value: Value, unique: bool) -> list[ResolvedTarget]:
