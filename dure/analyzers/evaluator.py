@@ -608,8 +608,8 @@ class Evaluator:
             return union([self._instance_member(cls, attr)])
         dispatched = self.program.dispatch_classes(cls, attr)
         result = union([self._instance_member(klass, attr) for klass in dispatched])
-        if self.program.open_dispatch(cls, attr):
-            return incomplete(result)  # an unnamed base may make it something else
+        if self.program.open_dispatch(cls, attr) or self.program.may_have_dynamic_subclass(cls):
+            return incomplete(result)  # an unnamed base, or a class made at run time, may make it another
         return result
 
     def _instance_member(self, cls: str, attr: str) -> Vals:
@@ -704,6 +704,8 @@ class Evaluator:
                 break
             else:
                 parts.append(self._inherited_from_outside(klass, attr))
+        if not exact and self.program.may_have_dynamic_subclass(cls):
+            return incomplete(union(parts))
         return union(parts)
 
     def super_member(self, cls: str, attr: str) -> Vals:

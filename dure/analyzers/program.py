@@ -51,6 +51,10 @@ class Program:
         self.names_bound_elsewhere: set[str] = set()
         self.attrs_stored_elsewhere: set[str] = set()
         self.attrs_stored_on_unknown: set[str] = set()  # obj.attr = value where obj may be anything
+        # classes a class made at run time (``type(name, bases, ns)``) may derive from; all of them when the
+        # bases of one are unknown
+        self.dynamic_ancestors: set[str] = set()
+        self.dynamic_ancestors_unknown = False
         self.reclassed: set[str] = set()  # classes some of whose instances get another __class__ assigned
         self.outside_stores = 0  # how many store_elsewhere made: what read the instance attributes may change
         self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
@@ -108,6 +112,19 @@ class Program:
         self.extra_instance_attrs[(cls, attr)].append((binding, where))
         self.attrs_stored_elsewhere.add(attr)
         self.outside_stores += 1
+
+    def add_dynamic_subclass(self, bases: list[tuple[str, bool]] | None) -> None:
+        """A class made at run time with these bases (``(class, exact)``; None: unknown ones)."""
+        if bases is None:
+            self.dynamic_ancestors_unknown = True
+            return
+        for cls, exact in bases:
+            for base in [cls] if exact else [cls, *self.subclasses(cls)]:
+                self.dynamic_ancestors.update(self.mro(base))
+
+    def may_have_dynamic_subclass(self, cls: str) -> bool:
+        """Whether an instance of ``cls`` or of a subclass may be of a class made at run time."""
+        return self.dynamic_ancestors_unknown or cls in self.dynamic_ancestors
 
     def is_reclassed(self, cls: str) -> bool:
         """Whether an instance of ``cls`` may have been given another class (``obj.__class__ = K``)."""

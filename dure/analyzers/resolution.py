@@ -70,6 +70,7 @@ def resolve(
         for definition in summary.definitions:
             definitions.setdefault(definition.qualname, definition)
     _resolve_bases(program, evaluator)
+    _dynamic_classes(program, evaluator)
     uncertainties = list(_attribute_stores(program, evaluator))
     _container_adds(program, evaluator)
     _dynamic_namespaces(program)
@@ -206,6 +207,46 @@ def _rebound(program: Program) -> set[str]:
                 if len(bindings) > 1:
                     found.update(b.a for b in bindings if b.kind in ("def", "class"))
     return found
+
+
+#: What calling these creates a class from (name, bases, namespace): the position of the bases.
+CLASS_FACTORIES = {"builtins.type": 1, "types.new_class": 1}
+
+
+def _dynamic_classes(program: Program, evaluator: Evaluator) -> None:
+    """``type(name, bases, namespace)`` makes a subclass the index cannot see: an instance of a class it may
+    derive from may be one of it, with other methods (see :meth:`Program.may_have_dynamic_subclass`)."""
+    for module, summary in program.summaries.items():
+        for call in summary.calls:
+            if call.kind != "call" or len(call.args) < 2 or not _may_create_class(call.func):
+                continue
+            factory = evaluator.evaluate(call.func, (module, call.scope)).values
+            if len(factory) != 1:
+                continue
+            (value,) = factory
+            position = CLASS_FACTORIES.get(value[1]) if value[0] == "X" else None
+            if position is None or (value[1] == "builtins.type" and len(call.args) != 3):
+                continue
+            program.add_dynamic_subclass(
+                _bases_of(evaluator.evaluate(call.args[position], (module, call.scope)))
+            )
+
+
+def _may_create_class(func: Ref) -> bool:
+    """A call spelled ``type(...)`` or ``new_class(...)``: only those are evaluated (most calls are not)."""
+    return (func[0] == "n" and func[1] in ("type", "new_class")) or (
+        func[0] == "a" and func[2] == "new_class"
+    )
+
+
+def _bases_of(bases: Vals) -> list[tuple[str, bool]] | None:
+    """The repository classes a tuple of bases holds (``(qualname, exact)``), or None when it is unknown."""
+    found: list[tuple[str, bool]] = []
+    for value in bases.values:
+        if value[0] != "Q" or not value[1].complete:
+            return None
+        found.extend((item[1], item[2]) for item in value[1].values if item[0] == "C")
+    return found if bases.complete and bases.values else None
 
 
 def _resolve_bases(program: Program, evaluator: Evaluator) -> None:
