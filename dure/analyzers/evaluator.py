@@ -237,7 +237,20 @@ class Evaluator:
             return union([self.evaluate(r, key) for r in ref[1]])
         if tag == "super":
             return single(("S", ref[1]))
+        if tag == "aw":
+            return self.awaited(self.evaluate(ref[1], key))
         return UNKNOWN_VALS
+
+    @staticmethod
+    def awaited(awaitables: Vals) -> Vals:
+        """What ``await`` gives: what a coroutine of the repository returns; anything else is unknown."""
+        parts = [v[1] for v in ordered(awaitables.values) if v[0] == "Q" and v[2] == "coroutine"]
+        if not parts:
+            return UNKNOWN_VALS
+        result = union(parts)
+        if len(parts) < len(awaitables.values) or not awaitables.complete:
+            return incomplete(result)
+        return result
 
     def _items(self, refs: tuple[Ref, ...], key: ScopeKey) -> Vals:
         return union([self.evaluate(r, key) for r in refs]) if refs else NOTHING
@@ -880,12 +893,14 @@ class Evaluator:
         """What a call that runs the body ``key`` returns."""
         scope = self.program.scope(key)
         if scope.is_generator:
-            return single(("XI", "builtins.generator"))
+            return single(("XI", "builtins.async_generator" if scope.is_async else "builtins.generator"))
         if scope.returns:
-            return union([self.evaluate(r, key) for r in scope.returns])
-        if scope.kind in ("function", "lambda") and not scope.ends_in_raise:
-            return single(("XI", "builtins.NoneType"))  # it falls off its end
-        return UNKNOWN_VALS
+            result = union([self.evaluate(r, key) for r in scope.returns])
+        elif scope.kind in ("function", "lambda") and not scope.ends_in_raise:
+            result = single(("XI", "builtins.NoneType"))  # it falls off its end
+        else:
+            result = UNKNOWN_VALS
+        return single(("Q", result, "coroutine")) if scope.is_async else result
 
     def instances(self, classes: Vals, *, exact: bool) -> Vals:
         values: set[Value] = set()
@@ -909,4 +924,6 @@ class Evaluator:
             if value[0] == "I":
                 enter = self.instance_member(value[1], method, exact=value[2])
                 parts.extend([self.returns(v[1]) for v in ordered(enter.values) if v[0] == "F"])
-        return union(parts) if parts else UNKNOWN_VALS
+        if not parts:
+            return UNKNOWN_VALS
+        return self.awaited(union(parts)) if asynchronous else union(parts)  # async with awaits __aenter__()

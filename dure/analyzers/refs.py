@@ -100,8 +100,10 @@ def ref_of(node: ast.expr, owner: str, super_context: SuperContext, depth: int =
         return ("or", tuple([ref_of(c, owner, super_context, down) for c in choices]))
     if type(node) is ast.Lambda:
         return ("d", lambda_name(owner, node))
-    if type(node) is ast.NamedExpr or type(node) is ast.Await:
+    if type(node) is ast.NamedExpr:
         return ref_of(node.value, owner, super_context, down)
+    if type(node) is ast.Await:
+        return ("aw", ref_of(node.value, owner, super_context, down))
     if type(node) is ast.JoinedStr:
         return _fstring_ref(node)
     comprehension = _COMPREHENSION_TYPES.get(type(node))

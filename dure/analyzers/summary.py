@@ -16,6 +16,7 @@ known:
 ``("q", type, items)``      a literal container and the refs of its items (dict values)
 ``("i", base, key)``        an item of a container (``key`` the constant subscript, or None)
 ``("or", refs)``            one of several values (``a or b``, ``x if c else y``)
+``("aw", ref)``             what ``await`` gives for the value of ``ref``
 ``("u",)``                  unknown
 ``("u", "*")``              a starred argument (``f(*xs)``): unknown, and so is every position after it
 ==========================  ==========================================================
