@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,6 +38,19 @@ def test_the_dead_set_passes_and_executed_code_is_refuted_with_the_test_id(repo:
     assert set(refuted) == {"pkg.core.only_tested", "pkg.core.live"}
     assert refuted["pkg.core.only_tested"]["test"] == "tests/test_core.py::test_only_tested"
     assert score.components["unrefuted"] == pytest.approx(4 / 6)
+
+
+def test_test_ids_stay_relative_to_the_tree_under_a_stray_setup_py(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``setup.py`` above the sandbox's copy (in the temporary directory) must not become pytest's root."""
+    scratch = shared_dir()
+    (scratch / "setup.py").write_text("raise SystemExit('not a project')\n", encoding="utf-8")
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    task = evidence_task(repo, "coverage", DEAD)
+    score = COVERAGE.verify(task, freeze([*DEAD, "pkg.core.only_tested"]))
+    refuted = {entry["item"]: entry for entry in score.details["refuted"]}  # type: ignore[union-attr]
+    assert refuted["pkg.core.only_tested"]["test"] == "tests/test_core.py::test_only_tested"
 
 
 def test_per_test_contexts_are_node_ids_not_function_names(repo: Path) -> None:

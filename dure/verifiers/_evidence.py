@@ -240,7 +240,12 @@ TRAMPOLINE_FAILED = ("os.execvp(argv[0], argv)", "in _execvpe\n")
 def run(
     argv: list[str], tree: Path, box: Path, timeout: float, env: Mapping[str, str]
 ) -> sandbox.SandboxResult:
-    """Run ``argv`` in a sandboxed copy of ``tree`` with the outbox and the tree's ``src/`` importable."""
+    """Run ``argv`` in a sandboxed copy of ``tree`` with the outbox and the tree's ``src/`` importable.
+
+    pytest's root is the copy itself: left to find it, pytest would climb past the copy to the first
+    ``setup.py`` or ini file above it (in the temporary directory, say), and name every test from there."""
+    if argv[1:3] == ["-m", "pytest"] and not any(a.startswith("--rootdir") for a in argv):
+        argv = [*argv, "--rootdir=."]
     path = os.pathsep.join([str(box), ".", "src"])
     limits = sandbox.Limits(timeout=timeout, memory=4 * 1024**3, processes=256)
     full_env = {"PYTHONPATH": path, "DURE_OUTBOX": str(box), **env}
