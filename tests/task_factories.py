@@ -16,8 +16,15 @@ def set_task(
     forbidden: tuple[str, ...] = (),
     candidates: tuple[str, ...] = (),
     kind: str = "callers",
+    ignore_special: bool | None = None,
 ) -> Task:
-    params = {"ignored": list(ignored), "forbidden": list(forbidden), "candidates": list(candidates)}
+    params: dict[str, object] = {
+        "ignored": list(ignored),
+        "forbidden": list(forbidden),
+        "candidates": list(candidates),
+    }
+    if ignore_special is not None:
+        params["ignore_special"] = ignore_special
     return make_task(
         kind=kind,
         repo=REPO,

@@ -55,6 +55,29 @@ def test_ignored_items_neither_reward_nor_penalise() -> None:
     assert value(["pkg.maybe"]) == 0.0
 
 
+def test_ignore_special_frees_every_special_method_and_only_those() -> None:
+    task = set_task(["pkg.C.run", "pkg.helper"], ignore_special=True)
+    exact = SET.verify(task, freeze(["pkg.C.run", "pkg.helper", "pkg.C.__len__", "pkg.Other.__bool__"]))
+    assert exact.passed
+    assert exact.value == 1.0
+    not_special = SET.verify(task, freeze(["pkg.C.run", "pkg.helper", "pkg.C._private_", "pkg.__"]))
+    assert not not_special.passed
+    plain = SET.verify(set_task(["pkg.C.run"]), freeze(["pkg.C.run", "pkg.C.__len__"]))
+    assert not plain.passed  # without the flag a special method is an ordinary wrong item
+
+
+@pytest.mark.parametrize(
+    ("required", "flag"),
+    [(["pkg.C.__len__"], True), (["pkg.a"], "yes")],
+    ids=["required-special", "not-bool"],
+)
+def test_a_bad_ignore_special_is_a_task_error(required: list[str], flag: object) -> None:
+    score = SET.verify(set_task(required, ignore_special=flag), freeze(required))  # type: ignore[arg-type]
+    assert score.value == 0.0
+    assert score.error is not None
+    assert "bad task" in score.error
+
+
 def test_components_are_precision_recall_f1() -> None:
     score = SET.verify(TASK, freeze(["pkg.a", "pkg.b", "pkg.x1"]))
     assert score.components == {

@@ -122,7 +122,7 @@ def _candidate(
         inputs={"symbol": qualname, "file": subject.file, "line": subject.line},
         answer=required,
         answer_schema=NAME_LIST_SCHEMA,
-        verifier=verifier("set", _params(index, subject, required, ignored)),
+        verifier=verifier("set", _params(kind, index, subject, required, ignored)),
         phase=phase_of(1, difficulty),
         difficulty=difficulty,
         provenance=provenance(source, kind, query=kind.value, certain=True, ignored=len(ignored)),
@@ -133,11 +133,19 @@ def _candidate(
 
 
 def _params(
-    index: RepoIndex, subject: Definition, required: list[str], ignored: list[str]
+    kind: TaskKind, index: RepoIndex, subject: Definition, required: list[str], ignored: list[str]
 ) -> dict[str, object]:
-    """Verifier parameters: the ignored items, and plausible wrong answers near the subject."""
+    """Verifier parameters: the ignored items, and plausible wrong answers near the subject. A callees
+    question does not ask for special methods, so none counts against an answer (the interpreter calls
+    them implicitly, in more ways than the index follows)."""
     pool = nearest_first((d.qualname for d in callables(index)), subject.qualname)
     near = decoys(pool, [*required, *ignored, subject.qualname], len(required))
+    if kind is TaskKind.CALLEES:
+        return {
+            "ignored": ignored,
+            "candidates": sorted(d for d in near if not is_special(d)),
+            "ignore_special": True,
+        }
     return {"ignored": ignored, "candidates": sorted(near)}
 
 

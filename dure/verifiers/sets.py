@@ -4,7 +4,8 @@ Parameters (``task.verifier.params``): ``ignored`` (items whose status the analy
 neither helps nor hurts), ``forbidden`` (items known to be wrong, such as live code claimed dead: each costs
 ``forbidden_weight`` ordinary false positives, default 3), ``candidates`` (the plausible items an agent could
 list; the self-audit lists them all to check that guessing everything scores badly) and ``normalize``
-(``"qualname"``, the default, or ``"strip"``).
+(``"qualname"``, the default, or ``"strip"``) and ``ignore_special`` (true: special methods, ``x.__name__``,
+are ignored too, whether the analysis found them or not: the interpreter calls them implicitly).
 
 Precision counts forbidden items with their weight; recall is over the required items (the reference answer);
 the score is F1, and 1.0 only for exactly the required set (ignored items aside).
@@ -44,6 +45,7 @@ class Gold:
     candidates: tuple[str, ...]
     forbidden_weight: float
     qualname: bool
+    ignore_special: bool = False
 
     def normalize(self, text: str) -> str:
         return normalize_qualname(text) if self.qualname else text.strip()
@@ -69,7 +71,20 @@ def gold_of(answer: JsonValue, params: FrozenDict) -> Gold:
     if required & (ignored | forbidden):
         raise TaskError("verifier.params", "a required item is also ignored or forbidden")
     candidates = tuple(sorted(items(params.get("candidates", ()), "verifier.params.candidates")))
-    return Gold(required, ignored, forbidden, candidates, float(weight), mode == "qualname")
+    ignore_special = params.get("ignore_special", False)
+    if not isinstance(ignore_special, bool):
+        raise TaskError("verifier.params.ignore_special", "must be true or false")
+    if ignore_special and any(map(is_special_name, required)):
+        raise TaskError(
+            "verifier.params", "a required item is a special method, which ignore_special ignores"
+        )
+    return Gold(required, ignored, forbidden, candidates, float(weight), mode == "qualname", ignore_special)
+
+
+def is_special_name(name: str) -> bool:
+    """``pkg.C.__len__``: a special method (its last name part is ``__x__``)."""
+    last = name.rpartition(".")[2]
+    return len(last) > 4 and last.startswith("__") and last.endswith("__")
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +125,8 @@ class SetVerifier(Verifier):
             for item in string_items(answer, "answer", limit=MAX_ITEMS, error=AnswerError)
         }
         given -= gold.ignored
+        if gold.ignore_special:
+            given = {item for item in given if not is_special_name(item)}
         counts = set_counts(gold, given, set())
         exact = given == gold.required
         details = {
