@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.model import Certainty, SiteRow
 from dure.analyzers.program import Program, ScopeKey
-from dure.analyzers.refs import ref_text
+from dure.analyzers.refs import BINARY_DUNDER_NAMES, ref_text
 from dure.analyzers.summary import STARRED, CallRecord, ModuleSummary, Ref
 from dure.analyzers.values import Vals, Value, ordered, union
 
@@ -31,10 +31,16 @@ BUILTIN_PROTOCOLS = {
     "builtins.reversed": "__reversed__",
     "builtins.format": "__format__",
 }
-#: Callables outside the repository that never call the functions passed to them (decorators that wrap or
-#: mark a function, or register it for a type checker): no callback edge from their call sites.
+#: Callables outside the repository that never call the functions passed to them (type tests, decorators
+#: that wrap or mark a function, or register it for a type checker): no callback edge from their call sites.
 NEVER_CALL_ARGUMENTS = frozenset(
     {
+        "builtins.isinstance",
+        "builtins.issubclass",
+        "builtins.callable",
+        "builtins.id",
+        "builtins.super",
+        "builtins.type",
         "builtins.staticmethod",
         "builtins.classmethod",
         "builtins.property",
@@ -105,6 +111,18 @@ CONSUMERS: dict[str, Consumption] = {
     "builtins.filter": Consumption((1,), drains=False),
 }
 PROTOCOLS = {"with": ("__enter__", "__exit__"), "awith": ("__aenter__", "__aexit__")}
+#: What the interpreter calls when a class defines no such special method (``object``'s gives way to it):
+#: truth falls back to the length, ``str()`` to ``repr()``, ``format()`` to ``str()``, ``!=`` to ``==``,
+#: an in-place operator to the binary one, ``in`` to iteration, iteration to indexing (``__getitem__``).
+FALLBACKS = {
+    "__bool__": "__len__",
+    "__str__": "__repr__",
+    "__format__": "__str__",
+    "__ne__": "__eq__",
+    "__contains__": "__iter__",
+    "__iter__": "__getitem__",
+    **{f"__i{dunder[2:]}": dunder for dunder in BINARY_DUNDER_NAMES.values()},
+}
 ITERATION = {"iter": ("__iter__", "__next__"), "aiter": ("__aiter__", "__anext__")}
 
 
@@ -349,6 +367,11 @@ class CallResolver:
             return self._iteration(receiver, *ITERATION[kind])
         if kind in PROTOCOLS:
             return self._protocol(receiver, PROTOCOLS[kind])
+        if kind.startswith("rop:"):  # whether it runs depends on the left operand: at most possible
+            reflected = self._protocol(receiver, (kind[4:],))
+            for target in reflected:
+                target.certainty = Certainty.POSSIBLE
+            return reflected
         return self._protocol(receiver, (kind[3:],))
 
     def _raised(self, exception: Vals) -> list[ResolvedTarget]:
@@ -362,8 +385,10 @@ class CallResolver:
     def _iteration(self, receiver: Vals, start: str, step: str) -> list[ResolvedTarget]:
         """``for x in obj``: ``obj.__iter__()``, then ``__next__`` on what it returned."""
         targets = self._protocol(receiver, (start,))
-        iterators = [
-            self.evaluator.returns(t.callee) for t in targets if t.certainty is not Certainty.UNRESOLVED
+        iterators = [  # not what the fallback (``__getitem__``) returns: an item
+            self.evaluator.returns(t.callee)
+            for t in targets
+            if t.certainty is not Certainty.UNRESOLVED and t.callee.endswith(f".{start}")
         ]
         if iterators:
             merged = union(iterators)
@@ -513,12 +538,19 @@ class CallResolver:
         return []
 
     def _dunder(self, cls: str, name: str, *, exact: bool, unique: bool) -> list[ResolvedTarget]:
+        """The special method ``name`` that instances of ``cls`` run; where a class they may be defines none
+        (only ``object``'s), what the interpreter runs instead (:data:`FALLBACKS`)."""
         vals = self.evaluator.instance_member(cls, name, exact=exact)
         functions = [v for v in ordered(vals.values) if v[0] == "F"]
         certain = unique and vals.is_exact() and len(functions) == 1
-        return [
+        targets = [
             ResolvedTarget(v[1], Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for v in functions
         ]
+        instead = FALLBACKS.get(name)
+        if instead is not None and ("X", f"builtins.object.{name}") in vals.values:
+            only = vals.complete and len(vals.values) == 1  # no class it may be defines ``name``
+            targets += self._dunder(cls, instead, exact=exact, unique=unique and only)
+        return targets
 
     def _protocol(self, receiver: Vals, dunders: tuple[str, ...]) -> list[ResolvedTarget]:
         targets: list[ResolvedTarget] = []

@@ -252,10 +252,12 @@ class ModuleCollector(ExpressionCollector):
 
     def while_(self, node: ast.While) -> None:
         self.expr(node.test)
+        self.truth_test(node.test)
         self._blocks(node.body, node.orelse)
 
     def if_(self, node: ast.If) -> None:
         self.expr(node.test)
+        self.truth_test(node.test)
         if _is_type_checking(node.test):
             saved = (self.condition, self.type_only)
             self.condition, self.type_only = ImportCondition.TYPE_CHECKING, True
@@ -381,6 +383,8 @@ class ModuleCollector(ExpressionCollector):
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 self.expr(child)
+        if isinstance(node, ast.Assert):
+            self.truth_test(node.test)
         if isinstance(node, ast.Delete):
             for target in node.targets:
                 if isinstance(target, ast.Name):

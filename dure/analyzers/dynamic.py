@@ -8,7 +8,8 @@ from dure.analyzers.callgraph import ResolvedSite
 from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.model import Definition, Uncertainty, UncertaintyKind
 from dure.analyzers.program import Program
-from dure.analyzers.summary import CallRecord, Ref
+from dure.analyzers.refs import ref_text
+from dure.analyzers.summary import UNKNOWN, CallRecord, Ref
 from dure.analyzers.values import Vals
 
 GETATTR_LIKE = frozenset(
@@ -108,6 +109,33 @@ def namespace_writes(program: Program, evaluator: Evaluator) -> Iterator[Uncerta
                 record.line,
                 f"{record.text} writes attributes through __dict__",
                 affected_attributes(objects, None),
+            )
+
+
+def module_replacements(program: Program, evaluator: Evaluator) -> Iterator[tuple[str | None, Uncertainty]]:
+    """``sys.modules[name] = obj``: importing ``name`` then gives ``obj``, whose attributes the index does not
+    know. The module named by a constant (or ``__name__``: the module itself) is affected, any module when the
+    name is computed (then None comes with the record)."""
+    for module, summary in sorted(program.summaries.items()):
+        for record in summary.calls:
+            func = record.func
+            if record.kind != "op:__setitem__" or func[0] != "a" or func[2] != "modules":
+                continue
+            if ("X", "sys.modules") not in evaluator.evaluate(func, (module, record.scope)).values:
+                continue
+            key = record.args[0] if record.args else UNKNOWN
+            replaced = key[1] if key[0] == "s" else module if key == ("n", "__name__") else None
+            affected = ("*",) if replaced is None else (f"member:{replaced}", f"modules:{replaced}")
+            yield (
+                replaced,
+                Uncertainty(
+                    UncertaintyKind.MONKEYPATCH,
+                    summary.scopes[record.scope].owner,
+                    summary.relpath,
+                    record.line,
+                    f"{ref_text(func)}[{ref_text(key)}] = ... replaces a module",
+                    affected,
+                ),
             )
 
 

@@ -73,6 +73,14 @@ BUILTIN_TYPES = frozenset(
         "slice",
     }
 )
+#: Bases from outside the repository whose classes enumerations are made by (their members are instances).
+ENUM_BASES = frozenset(
+    {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
+)
+#: Bases from outside the repository whose metaclass leaves class attributes as they are written.
+PLAIN_METACLASS_BASES = frozenset(
+    {"abc.ABC", "typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "object"}
+)
 MAX_DEPTH = 40
 _A_STRING = single(("XI", "builtins.str"))  # what every string literal evaluates to (built once)
 #: What a computation in progress gives when it is asked for again (a cycle): unknown.
@@ -138,6 +146,7 @@ class Evaluator:
         self.param_flow: ParamFlow | None = None
         self.transparency: dict[str, bool] = {}
         self.modules_by_prefix: dict[str, Vals] = {}  # see _modules_starting (never cleared)
+        self.outside_metaclasses: dict[str, str | None] = {}  # see _outside_metaclass (bases are fixed)
 
     def reset(self) -> None:
         self.program.clear_memo()
@@ -148,6 +157,7 @@ class Evaluator:
         self.forget_parameter_dependent()
         self.class_attributes.clear()
         self.transparency.clear()
+        self.outside_metaclasses.clear()
 
     def forget_parameter_dependent(self) -> None:
         """Drop what was computed from parameter values, before they change (the flow pass)."""
@@ -312,6 +322,8 @@ class Evaluator:
         if found is None:
             dynamic = key[0] in self.program.dynamic_namespaces  # globals()[...] may define or shadow it
             if name in BUILTIN_NAMES:
+                if name in self.program.rebound_builtins:  # ``builtins.name = f`` somewhere
+                    return incomplete(single(("X", f"builtins.{name}")))
                 return single(("X", f"builtins.{name}"), exact=not dynamic)
             return UNKNOWN_VALS
         if len(found) == 1:  # most names: skip building a list for union, which returns its one part
@@ -567,6 +579,8 @@ class Evaluator:
 
     def member(self, value: Value, attr: str) -> Vals:
         tag = value[0]
+        if attr == "__class__":
+            return self.class_of(value)
         if tag == "M":
             return self.module_member(value[1], attr)
         if tag == "X":
@@ -583,7 +597,23 @@ class Evaluator:
         if tag == "Q":
             return single(("X", f"builtins.{value[2]}.{attr}"))
         if tag == "F" and self.method_kind(value[1]) == "property":
+            if attr == "fget":  # the getter, unbound
+                return single(("F", value[1], False))
+            if attr in ("fset", "fdel"):  # a def of the same name, perhaps: not followed
+                return UNKNOWN_VALS
             return single(("X", f"builtins.property.{attr}"))
+        return UNKNOWN_VALS
+
+    def class_of(self, value: Value) -> Vals:
+        """``obj.__class__`` (and ``type(obj)``): the class of an instance, of the same exactness."""
+        tag = value[0]
+        if tag == "I":
+            found = single(("C", value[1], value[2]))
+            return incomplete(found) if self.program.is_reclassed(value[1]) else found
+        if tag == "XI":
+            return single(("X", value[1]))
+        if tag == "Q":
+            return single(("X", f"builtins.{value[2]}"))
         return UNKNOWN_VALS
 
     def method_kind(self, qualname: str) -> str | None:
@@ -592,6 +622,8 @@ class Evaluator:
 
     def module_member(self, module: str, attr: str) -> Vals:
         program = self.program
+        if module in program.replaced_modules:  # importing it gives another object: not followed
+            return UNKNOWN_VALS
         if module in program.summaries:
             found = program.module_member_bindings(module, attr)
             if found:
@@ -650,7 +682,7 @@ class Evaluator:
             if extra:
                 parts.extend([self.binding(b, where) for b, where in extra])
         for klass, bindings in program.class_member(cls, attr):
-            parts.append(self._accessed(klass, bindings, through_instance=True))
+            parts.append(self._accessed(klass, bindings, through_instance=True, attr=attr))
         if not parts:
             parts.append(self._inherited_from_outside(cls, attr))
         return union(parts)
@@ -666,16 +698,43 @@ class Evaluator:
         return UNKNOWN_VALS
 
     def _accessed(
-        self, klass: str, bindings: list[tuple[Binding, ScopeKey]], *, through_instance: bool
+        self, klass: str, bindings: list[tuple[Binding, ScopeKey]], *, through_instance: bool, attr: str
     ) -> Vals:
+        """The value of class attribute ``attr`` of ``klass`` (``bindings``), read from the class or an
+        instance."""
         if len(bindings) == 1:  # most members: union would return the one part
             binding, where = bindings[0]
-            return self._bind_access(self.binding(binding, where), through_instance)
-        parts: list[Vals] = []
-        for binding, where in bindings:
-            vals = self.binding(binding, where)
-            parts.append(self._bind_access(vals, through_instance))
-        return union(parts)
+            result = self._bind_access(self.binding(binding, where), through_instance)
+        else:
+            result = union(
+                [self._bind_access(self.binding(b, where), through_instance) for b, where in bindings]
+            )
+        if all(b.kind == "val" for b, _ in bindings):
+            metaclass = self._outside_metaclass(klass)
+            member = not (attr.startswith("_") and attr.endswith("_")) and not any(
+                v[0] == "F"
+                for v in result.values  # a function stays a method
+            )
+            if metaclass == "enum" and member:
+                return single(("I", klass, True))  # a member of the enumeration, not its value
+            if metaclass == "other":
+                return incomplete(result)
+        return result
+
+    def _outside_metaclass(self, cls: str) -> str | None:
+        """What metaclass from outside the repository builds ``cls``: ``enum`` (its plain class attributes
+        become members, instances of the class), ``other`` (one that may replace them: Django's model and
+        choices metaclasses, ``NamedTuple``'s...), or None (``type``, or one that leaves them alone)."""
+        if cls in self.outside_metaclasses:
+            return self.outside_metaclasses[cls]
+        bases = [b for b in self.program.external_ancestors(cls) if b not in PLAIN_METACLASS_BASES]
+        found: str | None = None
+        if any(b in ENUM_BASES for b in bases):
+            found = "enum"
+        elif any(not b.startswith("builtins.") for b in bases):
+            found = "other"
+        self.outside_metaclasses[cls] = found
+        return found
 
     def _bind_access(self, vals: Vals, through_instance: bool) -> Vals:
         """Attribute access on a class or instance: methods get bound, properties return their value."""
@@ -713,7 +772,7 @@ class Evaluator:
         parts: list[Vals] = []
         for klass in [cls] if exact else self.program.dispatch_classes(cls, attr):
             for owner, bindings in self.program.class_member(klass, attr):
-                parts.append(self._accessed(owner, bindings, through_instance=False))
+                parts.append(self._accessed(owner, bindings, through_instance=False, attr=attr))
                 break
             else:
                 parts.append(self._inherited_from_outside(klass, attr))
@@ -735,7 +794,7 @@ class Evaluator:
             key = program.def_scope.get(klass)
             found = program.bindings(key, attr) if key else []
             if found:
-                return self._accessed(klass, found, through_instance=True)
+                return self._accessed(klass, found, through_instance=True, attr=attr)
         owners = (cls, *rest)
         if any(program.unresolved_bases.get(k) for k in owners):
             return UNKNOWN_VALS
@@ -789,6 +848,12 @@ class Evaluator:
             if args[0][0] == "s":
                 return self.module_path(args[0][1])
             return self._modules_starting(args[0][1] if args[0][0] == "sp" else "")
+        if path == "builtins.type" and len(args) == 1:
+            objects = self.evaluate(args[0], key)
+            found = (
+                union([self.class_of(v) for v in ordered(objects.values)]) if objects.values else UNKNOWN_VALS
+            )
+            return found if objects.complete else incomplete(found)
         if path in ("builtins.globals", "builtins.vars") and not args:
             return single(("Q", self.namespace(key[0]), "dict"))
         if path == "functools.partial" and args:

@@ -47,11 +47,60 @@ SUBSCRIPT_DUNDERS: dict[type[ast.expr_context], str] = {
     ast.Store: "__setitem__",
     ast.Del: "__delitem__",
 }
-#: The call kind of an operator's dunder (``op:__add__``).
+UNARY_DUNDERS: dict[type[ast.unaryop], str] = {
+    ast.USub: "__neg__",
+    ast.UAdd: "__pos__",
+    ast.Invert: "__invert__",
+}
+#: What an f-string replacement field calls on its value, by its conversion (none, ``!s``, ``!r``, ``!a``).
+FORMAT_DUNDERS = {-1: "__format__", ord("s"): "__str__", ord("r"): "__repr__", ord("a"): "__repr__"}
+#: The call kind of an operator's dunder (``op:__add__``); ``op:__bool__`` is a truth test.
 OPERATOR_KINDS: dict[str, str] = {
     dunder: f"op:{dunder}"
-    for dunder in (*BINARY_DUNDER_NAMES.values(), *COMPARE_DUNDERS.values(), *SUBSCRIPT_DUNDERS.values())
+    for dunder in (
+        *BINARY_DUNDER_NAMES.values(),
+        *COMPARE_DUNDERS.values(),
+        *SUBSCRIPT_DUNDERS.values(),
+        *UNARY_DUNDERS.values(),
+        *FORMAT_DUNDERS.values(),
+        "__bool__",
+    )
 }
+#: The call kind of a reflected operator's dunder (``rop:__radd__``): a possible call only.
+REFLECTED_COMPARISONS = {
+    "__eq__": "__eq__",
+    "__ne__": "__ne__",
+    "__lt__": "__gt__",
+    "__gt__": "__lt__",
+    "__le__": "__ge__",
+    "__ge__": "__le__",
+}
+REFLECTED_KINDS: dict[str, str] = {
+    dunder: f"rop:{dunder}"
+    for dunder in (*[f"__r{d[2:]}" for d in BINARY_DUNDER_NAMES.values()], *REFLECTED_COMPARISONS.values())
+}
+#: Literal expressions: their values are builtins.
+LITERALS: frozenset[type[ast.AST]] = frozenset(
+    {
+        ast.Constant,
+        ast.JoinedStr,
+        ast.List,
+        ast.Tuple,
+        ast.Dict,
+        ast.Set,
+        ast.Compare,
+        ast.ListComp,
+        ast.SetComp,
+        ast.DictComp,
+        ast.GeneratorExp,
+    }
+)
+#: Expressions whose truth test may run a special method of the repository (others give a builtin value).
+TESTED_VALUES: frozenset[type[ast.AST]] = frozenset(
+    {ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.NamedExpr, ast.Await}
+)
+#: Builtins that return a bool (or an int): testing what they return runs no code of the repository.
+GIVES_BOOL = frozenset({"isinstance", "issubclass", "hasattr", "callable", "bool", "len", "any", "all"})
 #: Container methods that add an item, and the position of the added item among their arguments.
 CONTAINER_ADDERS = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "extend": 0, "setdefault": 1}
 
@@ -195,7 +244,14 @@ class ExpressionCollector(ScopeTracker):
         dunder = BINARY_DUNDERS.get(type(node.op))
         if dunder:
             self._call(node, OPERATOR_KINDS[dunder], self.ref(node.left), dunder)
+            self._reflected(node, node.right, f"__r{dunder[2:]}")
         _push(stack, self.scope, node.left, node.right)
+
+    def _reflected(self, node: ast.expr, right: ast.expr, dunder: str) -> None:
+        """``a + b`` may run ``b.__radd__`` (when ``a`` has no ``__add__`` for it, or ``b``'s class derives
+        from ``a``'s); a literal on the right is a builtin, whose reflected methods run no repository code."""
+        if type(right) not in LITERALS:
+            self._call(node, REFLECTED_KINDS[dunder], self.ref(right), dunder)
 
     def _comparison(self, node: ast.Compare, stack: Stack) -> None:
         self._compare(node)
@@ -206,8 +262,50 @@ class ExpressionCollector(ScopeTracker):
     def _subscript(self, node: ast.Subscript, stack: Stack) -> None:
         dunder = SUBSCRIPT_DUNDERS.get(type(node.ctx))
         if dunder is not None:
-            self._call(node, OPERATOR_KINDS[dunder], self.ref(node.value), dunder)
+            receiver = node.value
+            # ``sys.modules[key] = obj`` keeps its key (see dynamic.module_replacements); others need none
+            keyed = dunder == "__setitem__" and type(receiver) is ast.Attribute and receiver.attr == "modules"
+            args = (self.ref(node.slice),) if keyed else ()
+            self._call(node, OPERATOR_KINDS[dunder], self.ref(receiver), dunder, args=args)
         _push(stack, self.scope, node.value, node.slice)
+
+    def truth_test(self, node: ast.expr) -> None:
+        """``if node:`` and every other test: ``bool()`` of the value runs ``__bool__`` (else ``__len__``).
+        Of ``a and b`` at a test, ``b`` is tested here, ``a`` by the walk (see :meth:`_boolean`); ``not x``
+        is tested by the walk too."""
+        while type(node) is ast.BoolOp:
+            node = node.values[-1]
+        kind = type(node)
+        if kind not in TESTED_VALUES:
+            return
+        if kind is ast.Call and type(node.func) is ast.Name and node.func.id in GIVES_BOOL:  # type: ignore[attr-defined]
+            return
+        self._call(node, "op:__bool__", self.ref(node), "__bool__")
+
+    def _unary(self, node: ast.UnaryOp, stack: Stack) -> None:
+        if type(node.op) is ast.Not:
+            self.truth_test(node.operand)
+        else:
+            dunder = UNARY_DUNDERS[type(node.op)]
+            self._call(node, OPERATOR_KINDS[dunder], self.ref(node.operand), dunder)
+        _push(stack, self.scope, node.operand)
+
+    def _boolean(self, node: ast.BoolOp, stack: Stack) -> None:
+        """``a and b``/``a or b`` tests every operand but the last (whose value it gives)."""
+        for value in node.values[:-1]:
+            self.truth_test(value)
+        scope = self.scope
+        stack.extend([(value, scope) for value in node.values if type(value) not in INERT])
+
+    def _conditional(self, node: ast.IfExp, stack: Stack) -> None:
+        self.truth_test(node.test)
+        _push(stack, self.scope, node.test, node.body, node.orelse)
+
+    def _formatted(self, node: ast.FormattedValue, stack: Stack) -> None:
+        """An f-string's ``{value}`` formats it (``!s``/``!r``: ``str()``/``repr()`` first)."""
+        dunder = FORMAT_DUNDERS.get(node.conversion, "__format__")
+        self._call(node, OPERATOR_KINDS[dunder], self.ref(node.value), dunder)
+        _push(stack, self.scope, node.value, node.format_spec)
 
     def _named(self, node: ast.NamedExpr, stack: Stack) -> None:
         self.bind(node.target.id, "val", self.ref(node.value))
@@ -246,6 +344,7 @@ class ExpressionCollector(ScopeTracker):
                 dunder = COMPARE_DUNDERS.get(kind)
                 if dunder is not None:
                     self._call(node, OPERATOR_KINDS[dunder], self.ref(left), dunder)
+                    self._reflected(node, right, REFLECTED_COMPARISONS[dunder])
             left = right
 
     def _container_add(self, func: ast.Attribute, arguments: list[ast.expr], args: tuple[Ref, ...]) -> None:
@@ -324,6 +423,10 @@ class ExpressionCollector(ScopeTracker):
             self._call(generator.iter, "iter", iterable, "for")
             self.scope = scope
             self._bind_iteration(generator.target, iterable)
+            self.scope = outer
+            self.scope = scope
+            for condition in generator.ifs:
+                self.truth_test(condition)
             self.scope = outer
             stack.extend((condition, scope) for condition in generator.ifs)
         elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
@@ -406,4 +509,8 @@ ExpressionCollector.EXPRESSIONS = {
     ast.Tuple: ExpressionCollector._sequence,
     ast.Set: ExpressionCollector._sequence,
     ast.Dict: ExpressionCollector._dict,
+    ast.UnaryOp: ExpressionCollector._unary,
+    ast.BoolOp: ExpressionCollector._boolean,
+    ast.IfExp: ExpressionCollector._conditional,
+    ast.FormattedValue: ExpressionCollector._formatted,
 }

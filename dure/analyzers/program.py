@@ -60,6 +60,8 @@ class Program:
         self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         self._eager_call_lines: dict[str, list[int]] = {}
         self.dynamic_namespaces: set[str] = set()  # modules whose globals are written through globals()
+        self.replaced_modules: set[str] = set()  # modules that ``sys.modules[name] = obj`` replaces
+        self.rebound_builtins: set[str] = set()  # builtins that ``builtins.name = f`` rebinds
         self._bindings_memo: dict[tuple[ScopeKey, str, bool], list[tuple[Binding, ScopeKey]]] = {}
         self._member_memo: dict[tuple[str, str, bool], list[tuple[Binding, ScopeKey]] | None] = {}
         self._dispatch_memo: dict[tuple[str, str], tuple[list[str], list[str]]] = {}

@@ -11,6 +11,7 @@ from dure.analyzers.dynamic import (
     DYNAMIC_CALLEES,
     affected_attributes,
     dynamic_uncertainties,
+    module_replacements,
     namespace_writes,
     string_uncertainties,
 )
@@ -70,8 +71,9 @@ def resolve(
         for definition in summary.definitions:
             definitions.setdefault(definition.qualname, definition)
     _resolve_bases(program, evaluator)
+    replaced = _replaced_modules(program, evaluator)  # before anything reads those modules' members
     _dynamic_classes(program, evaluator)
-    uncertainties = list(_attribute_stores(program, evaluator))
+    uncertainties = [*replaced, *_attribute_stores(program, evaluator)]
     _container_adds(program, evaluator)
     _dynamic_namespaces(program)
     site_free: list[_SiteFreeFacts] = []
@@ -292,6 +294,11 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                 if value[0] == "I":
                     program.store_elsewhere(value[1], store.attr, binding, key)
                     continue
+                if value[0] == "X":  # ``builtins.len = f``: calls resolved to it may reach ``f``
+                    if value[1] == "builtins":
+                        program.rebound_builtins.add(store.attr)
+                    found.append(_monkeypatch(owner, summary.relpath, store.line, f"{value[1]}.{store.attr}"))
+                    continue
                 if value[0] == "M":
                     target_key = program.module_scope(value[1])
                 elif value[0] == "C":
@@ -302,18 +309,15 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                     continue
                 program.bind_elsewhere(target_key, store.attr, binding, key)
                 if not (owner == value[1] or owner.startswith(value[1] + ".")):
-                    found.append(
-                        Uncertainty(
-                            UncertaintyKind.MONKEYPATCH,
-                            owner,
-                            summary.relpath,
-                            store.line,
-                            f"assigns {value[1]}.{store.attr}",
-                            (f"def:{value[1]}.{store.attr}",),
-                        )
-                    )
+                    found.append(_monkeypatch(owner, summary.relpath, store.line, f"{value[1]}.{store.attr}"))
     evaluator.reset()
-    return found
+    return list(dict.fromkeys(found))  # a store the collector saw twice (as written and as setattr) is one
+
+
+def _monkeypatch(owner: str, file: str, line: int, assigned: str) -> Uncertainty:
+    return Uncertainty(
+        UncertaintyKind.MONKEYPATCH, owner, file, line, f"assigns {assigned}", (f"def:{assigned}",)
+    )
 
 
 def _reclassing(program: Program, receivers: Vals, owner: str, file: str, line: int) -> Uncertainty:
@@ -345,6 +349,16 @@ def _dynamic_namespaces(program: Program) -> None:
         )
         if writes:
             program.dynamic_namespaces.add(module)
+
+
+def _replaced_modules(program: Program, evaluator: Evaluator) -> list[Uncertainty]:
+    """``sys.modules[name] = obj``: what importing ``name`` gives is no longer the module the index read."""
+    found = []
+    for module, record in module_replacements(program, evaluator):
+        if module is not None:
+            program.replaced_modules.add(module)
+        found.append(record)
+    return found
 
 
 def _container_adds(program: Program, evaluator: Evaluator) -> None:

@@ -1,0 +1,8 @@
+import lazy
+
+
+def run():
+    return lazy.value()
+
+
+run()
