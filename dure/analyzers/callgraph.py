@@ -124,6 +124,20 @@ FALLBACKS = {
     **{f"__i{dunder[2:]}": dunder for dunder in BINARY_DUNDER_NAMES.values()},
 }
 ITERATION = {"iter": ("__iter__", "__next__"), "aiter": ("__aiter__", "__anext__")}
+#: The method the interpreter tries on the right operand *first* when its class derives from the left
+#: operand's: ``a + b`` runs ``b.__radd__(a)``, ``a < b`` runs ``b.__gt__(a)``.
+REFLECTED = {
+    **{dunder: f"__r{dunder[2:]}" for dunder in BINARY_DUNDER_NAMES.values()},
+    "__eq__": "__eq__",
+    "__ne__": "__ne__",
+    "__lt__": "__gt__",
+    "__gt__": "__lt__",
+    "__le__": "__ge__",
+    "__ge__": "__le__",
+}
+#: Of those, the comparisons: tried first whenever the right operand's class derives from the left's,
+#: and given way to only by ``object``'s own; an arithmetic one is tried first only when overridden.
+REFLECTED_COMPARISONS = frozenset({"__eq__", "__ne__", "__lt__", "__gt__", "__le__", "__ge__"})
 
 
 @dataclass(slots=True)
@@ -157,6 +171,7 @@ class CallResolver:
         self.unresolved_names: set[str] = set()
         self._callers_known: dict[str, bool] = {}  # see _all_callers_known
         self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
+        self._answering_memo: dict[tuple[str, str, str], frozenset[str]] = {}
 
     # -- passes --------------------------------------------------------------------------------------
 
@@ -372,7 +387,69 @@ class CallResolver:
             for target in reflected:
                 target.certainty = Certainty.POSSIBLE
             return reflected
-        return self._protocol(receiver, (kind[3:],))
+        targets = self._protocol(receiver, (kind[3:],))
+        if record.args and any(t.certainty is Certainty.CERTAIN for t in targets):
+            self._yield_to_reflected(site, receiver, kind[3:], targets)
+        return targets
+
+    def _yield_to_reflected(
+        self, site: ResolvedSite, left: Vals, dunder: str, targets: list[ResolvedTarget]
+    ) -> None:
+        """``a + b`` runs ``b.__radd__`` first, and maybe not ``a.__add__`` at all, when ``b``'s class
+        derives from ``a``'s and overrides it (a comparison: defines its reflection, ``object``'s aside).
+        A certain operator target becomes possible where the right operand may be such an instance."""
+        right: Vals | None = None
+        for target in targets:
+            method = target.callee.rpartition(".")[2]
+            names = {REFLECTED.get(dunder), REFLECTED.get(method)} - {None}
+            if target.certainty is not Certainty.CERTAIN or not names:
+                continue
+            if right is None:
+                right = self.evaluator.evaluate(site.record.args[0], site.key)
+            classes = [v[1] for v in ordered(left.values) if v[0] == "I"]
+            if any(
+                self._may_answer_first(cls, target.callee, name, right) for cls in classes for name in names
+            ):
+                target.certainty = Certainty.POSSIBLE
+
+    def _may_answer_first(self, cls: str, forward: str, reflected: str, right: Vals) -> bool:
+        """Whether the right operand ``right`` may be an instance of a class deriving from ``cls`` whose
+        ``reflected`` method the interpreter runs before ``forward`` (and which may answer)."""
+        answering = self._answering_subclasses(cls, forward, reflected)
+        if not answering:
+            return False
+        if not right.complete or self.program.may_have_dynamic_subclass(cls):
+            return True
+        for value in right.values:
+            if value[0] == "I" and (
+                value[1] in answering
+                or (not value[2] and not answering.isdisjoint(self.program.subclasses(value[1])))
+            ):
+                return True
+        return False
+
+    def _answering_subclasses(self, cls: str, forward: str, reflected: str) -> frozenset[str]:
+        """The repository's subclasses of ``cls`` whose ``reflected`` method is tried before ``forward``
+        and is another function: overridden, for an arithmetic operator (as the interpreter compares
+        them); anything but ``object``'s, for a comparison."""
+        memo_key = (cls, forward, reflected)
+        found = self._answering_memo.get(memo_key)
+        if found is not None:
+            return found
+        member = self.evaluator.instance_member
+        own = member(cls, reflected, exact=True)
+        gives_way = {("F", forward, True), ("X", f"builtins.object.{reflected}")}
+        answering = []
+        for subclass in sorted(self.program.subclasses(cls)):
+            theirs = member(subclass, reflected, exact=True)
+            if reflected in REFLECTED_COMPARISONS:
+                answers = not theirs.complete or not theirs.values <= gives_way
+            else:
+                answers = theirs != own and not (theirs.complete and theirs.values <= gives_way)
+            if answers:
+                answering.append(subclass)
+        found = self._answering_memo[memo_key] = frozenset(answering)
+        return found
 
     def _raised(self, exception: Vals) -> list[ResolvedTarget]:
         unique = exception.is_exact()

@@ -230,7 +230,8 @@ class ModuleCollector(ExpressionCollector):
         dunder = BINARY_DUNDERS.get(type(node.op))
         if dunder:
             in_place = "__i" + dunder[2:]
-            self._call(node, f"op:{in_place}", self.ref(node.target), in_place)
+            self._call(node, f"op:{in_place}", self.ref(node.target), in_place, args=(self.ref(node.value),))
+            self._reflected(node, node.value, f"__r{dunder[2:]}")  # when ``+=`` falls back to ``+``
         if isinstance(node.target, ast.Name):
             if node.target.id == "__all__":
                 self._set_all(node.value, extend=True)

@@ -243,7 +243,8 @@ class ExpressionCollector(ScopeTracker):
     def _binary(self, node: ast.BinOp, stack: Stack) -> None:
         dunder = BINARY_DUNDERS.get(type(node.op))
         if dunder:
-            self._call(node, OPERATOR_KINDS[dunder], self.ref(node.left), dunder)
+            right = self.ref(node.right)
+            self._call(node, OPERATOR_KINDS[dunder], self.ref(node.left), dunder, args=(right,))
             self._reflected(node, node.right, f"__r{dunder[2:]}")
         _push(stack, self.scope, node.left, node.right)
 
@@ -343,7 +344,8 @@ class ExpressionCollector(ScopeTracker):
             else:
                 dunder = COMPARE_DUNDERS.get(kind)
                 if dunder is not None:
-                    self._call(node, OPERATOR_KINDS[dunder], self.ref(left), dunder)
+                    operand = (self.ref(right),)
+                    self._call(node, OPERATOR_KINDS[dunder], self.ref(left), dunder, args=operand)
                     self._reflected(node, right, REFLECTED_COMPARISONS[dunder])
             left = right
 
