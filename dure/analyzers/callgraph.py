@@ -401,7 +401,7 @@ class CallResolver:
         right: Vals | None = None
         for target in targets:
             method = target.callee.rpartition(".")[2]
-            names = {REFLECTED.get(dunder), REFLECTED.get(method)} - {None}
+            names = {REFLECTED[name] for name in (dunder, method) if name in REFLECTED}
             if target.certainty is not Certainty.CERTAIN or not names:
                 continue
             if right is None:

@@ -248,7 +248,7 @@ class ExpressionCollector(ScopeTracker):
             self._reflected(node, node.right, f"__r{dunder[2:]}")
         _push(stack, self.scope, node.left, node.right)
 
-    def _reflected(self, node: ast.expr, right: ast.expr, dunder: str) -> None:
+    def _reflected(self, node: ast.expr | ast.stmt, right: ast.expr, dunder: str) -> None:
         """``a + b`` may run ``b.__radd__`` (when ``a`` has no ``__add__`` for it, or ``b``'s class derives
         from ``a``'s); a literal on the right is a builtin, whose reflected methods run no repository code."""
         if type(right) not in LITERALS:
