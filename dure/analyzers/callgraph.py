@@ -584,7 +584,7 @@ class CallResolver:
 
     def _construction(self, cls: str) -> list[tuple[str, int]]:
         hits = [
-            (f"{owner}.{name}", 1 if name == "__init__" else 0)
+            (f"{owner}.{name}", 1)  # ``__new__`` gets the class, ``__init__`` the instance
             for name in ("__new__", "__init__")
             for owner in self._defining_class(cls, name)
         ]
@@ -689,14 +689,56 @@ class CallResolver:
         targets: list[ResolvedTarget] = []
         unique = receiver.is_exact()
         for value in ordered(receiver.values):
+            if value[0] in ("I", "C") and not setter:
+                targets.extend(self._descriptor_getters(value, attr, unique))
             if value[0] != "I":
                 continue
             found = self._property_functions(value[1], attr, exact=value[2], setter=setter)
-            certain = unique and len(found) == 1
+            certain = unique and len(found) == 1 and not self._caches(found[0])
             targets.extend(
                 ResolvedTarget(g, Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for g in found
             )
         return _deduplicate(targets)
+
+    def _descriptor_getters(self, receiver: Value, attr: str, unique: bool) -> list[ResolvedTarget]:
+        """``obj.attr`` (or ``Cls.attr``) where the class attribute ``attr`` is a descriptor runs its
+        ``__get__``. Read through an instance, one that defines neither ``__set__`` nor ``__delete__`` gives
+        way to the instance's own attribute (``functools.cached_property`` stores one): possible then."""
+        program, evaluator = self.program, self.evaluator
+        classes = [receiver[1]] if receiver[2] else [receiver[1], *sorted(program.subclasses(receiver[1]))]
+        targets: list[ResolvedTarget] = []
+        certain = unique
+        for klass in classes:
+            for _owner, bindings in program.class_member(klass, attr):
+                for binding, where in bindings:
+                    stored = evaluator.binding(binding, where)
+                    certain = certain and stored.is_exact() and len(bindings) == 1
+                    for value in ordered(stored.values):
+                        if value[0] != "I":
+                            continue
+                        getters = evaluator.instance_member(value[1], "__get__", exact=value[2])
+                        functions = [g[1] for g in ordered(getters.values) if g[0] == "F"]
+                        certain = certain and getters.is_exact() and len(functions) == 1
+                        if functions and receiver[0] == "I" and not self._data_descriptor(value[1], value[2]):
+                            certain = False
+                        targets.extend(ResolvedTarget(f, Certainty.POSSIBLE, 1) for f in functions)
+        if certain and len(targets) == 1:
+            targets[0].certainty = Certainty.CERTAIN
+        return targets
+
+    def _caches(self, getter: str) -> bool:
+        """Whether ``getter`` is a ``cached_property``'s: it runs on the first read only."""
+        key = self.program.def_scope.get(getter)
+        texts = self.program.scope(key).decorator_texts if key is not None else ()
+        return any(text.rpartition(".")[2] == "cached_property" for text in texts)
+
+    def _data_descriptor(self, cls: str, exact: bool) -> bool:
+        """Whether every class an instance of ``cls`` may be defines ``__set__`` or ``__delete__``."""
+        member = self.evaluator.instance_member
+        return any(
+            vals.is_exact() and next(iter(vals.values))[0] == "F"
+            for vals in (member(cls, "__set__", exact=exact), member(cls, "__delete__", exact=exact))
+        )
 
     def _property_functions(self, cls: str, attr: str, *, exact: bool, setter: bool) -> list[str]:
         """The getters (setters) of property ``attr`` that instances of ``cls`` may run (kept: they only read
@@ -748,12 +790,43 @@ class CallResolver:
                     elif not any(t.endswith(".deleter") for t in scope.decorator_texts):
                         getters.add(scope.owner)
             self._property_cache = (
-                frozenset(g.rpartition(".")[2] for g in getters),
+                frozenset(g.rpartition(".")[2] for g in getters) | self._descriptor_names(),
                 frozenset(getters),
                 frozenset(g.rpartition(".")[2] for g in setters),
                 frozenset(setters),
             )
         return self._property_cache
+
+    def _descriptor_names(self) -> frozenset[str]:
+        """Names of class attributes that may hold a descriptor of the repository (a class whose MRO defines
+        ``__get__``): made by calling such a class, or a method decorated with one, by its name as written.
+        Found from the summaries and the class hierarchy alone, so that both halves read the same sites."""
+        program = self.program
+        definers = program.class_scopes.keys() & (program._definers.get("__get__") or set())
+        if not definers:
+            return frozenset()
+        descriptors = set(definers) | {sub for cls in definers for sub in program.subclasses(cls)}
+        simple = {cls.rpartition(".")[2] for cls in descriptors}
+        names: set[str] = set()
+        for summary in program.summaries.values():
+            for scope in summary.scopes:
+                if scope.kind == "class":
+                    for name, bindings in scope.bindings.items():
+                        if any(b.kind == "val" and _called_name(b.a) in simple for b in bindings):
+                            names.add(name)
+                elif scope.method_of is not None and any(
+                    text.rpartition(".")[2].partition("(")[0] in simple for text in scope.decorator_texts
+                ):
+                    names.add(scope.owner.rpartition(".")[2])
+        return frozenset(names)
+
+
+def _called_name(ref: Ref) -> str | None:
+    """The last name of what ``ref`` calls (``Bound`` for ``pkg.Bound(...)``), if it is a call."""
+    if ref[0] != "c":
+        return None
+    func = ref[1]
+    return func[1] if func[0] == "n" else func[2] if func[0] == "a" else None
 
 
 _RANK = {Certainty.CERTAIN: 0, Certainty.POSSIBLE: 1, Certainty.UNRESOLVED: 2}

@@ -81,6 +81,10 @@ ENUM_BASES = frozenset(
 PLAIN_METACLASS_BASES = frozenset(
     {"abc.ABC", "typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "object"}
 )
+#: Bases from outside the repository that define no ``__get__``: their subclasses' instances are no
+#: descriptors, unless the repository gives them one.
+DESCRIPTOR_BUILTINS = frozenset({"builtins.property", "builtins.classmethod", "builtins.staticmethod"})
+NON_DESCRIPTOR_MODULES = ("collections.", "enum.", "typing.", "typing_extensions.", "abc.")
 MAX_DEPTH = 40
 _A_STRING = single(("XI", "builtins.str"))  # what every string literal evaluates to (built once)
 #: What a computation in progress gives when it is asked for again (a cycle): unknown.
@@ -529,10 +533,11 @@ class Evaluator:
     def parameter(self, key: ScopeKey, index: int) -> Vals:
         scope = self.program.scope(key)
         param = scope.params[index]
-        if index == 0 and scope.method_of and scope.method_kind in ("instance", "property"):
-            return single(("I", scope.method_of, False))
-        if index == 0 and scope.method_of and scope.method_kind == "class":
-            return single(("C", scope.method_of, False))
+        if index == 0 and scope.method_of:
+            if scope.method_kind == "class" or (scope.method_kind == "instance" and _is_new(scope.owner)):
+                return single(("C", scope.method_of, False))
+            if scope.method_kind in ("instance", "property"):
+                return single(("I", scope.method_of, False))
         if param.kind in ("var_positional", "var_keyword"):
             return single(("XI", "builtins.tuple" if param.kind == "var_positional" else "builtins.dict"))
         self.reads += 1  # its value changes when arguments flow in
@@ -589,7 +594,10 @@ class Evaluator:
             return single(("X", f"{value[1]}.{attr}"))
         if tag == "I":
             found = self.instance_member(value[1], attr, exact=value[2])
-            return incomplete(found) if self.program.is_reclassed(value[1]) else found
+            program = self.program
+            if program.is_reclassed(value[1]) or program.intercepts_attributes(value[1], exact=value[2]):
+                return incomplete(found)
+            return found
         if tag == "C":
             return self.class_member(value[1], attr, exact=value[2])
         if tag == "S":
@@ -741,6 +749,9 @@ class Evaluator:
         values: set[Value] = set()
         parts: list[Vals] = []
         for value in ordered(vals.values):
+            if value[0] == "I" and self._may_be_descriptor(value[1], exact=value[2]):
+                parts.append(self._descriptor_result(value[1], exact=value[2]))
+                continue
             if value[0] != "F":
                 values.add(value)
                 continue
@@ -757,6 +768,30 @@ class Evaluator:
                 values.add(("F", value[1], through_instance))
         parts.append(tuple.__new__(Vals, (frozenset(values), vals.complete, vals.exact)))  # Vals(...), faster
         return union(parts) if len(parts) > 1 else parts[0]
+
+    def _may_be_descriptor(self, cls: str, *, exact: bool) -> bool:
+        """Whether an instance of ``cls`` found as a class attribute may be a descriptor: its ``__get__``
+        then runs on every read, and gives the value read."""
+        found = self.instance_member(cls, "__get__", exact=exact)
+        if any(v[0] == "F" for v in found.values):
+            return True
+        if found.complete:
+            return False
+        return any(
+            b in DESCRIPTOR_BUILTINS or not b.startswith(("builtins.", *NON_DESCRIPTOR_MODULES))
+            for b in self.program.external_ancestors(cls)
+        )
+
+    def _descriptor_result(self, cls: str, *, exact: bool) -> Vals:
+        """What reading the descriptor gives: what its one ``__get__`` returns when that is exact, else
+        unknown (a descriptor's ``__get__`` serves every attribute it is stored as, and what it gives for
+        each cannot be told apart)."""
+        getters = self.instance_member(cls, "__get__", exact=exact)
+        if getters.is_exact() and next(iter(getters.values))[0] == "F":
+            returned = self.returns(next(iter(getters.values))[1])
+            if returned.is_exact():
+                return returned
+        return UNKNOWN_VALS
 
     def class_member(self, cls: str, attr: str, *, exact: bool) -> Vals:
         memo_key = ("C", cls, exact, attr)
@@ -823,7 +858,7 @@ class Evaluator:
         if tag == "F":
             return self.returns(value[1])
         if tag == "C":
-            return single(("I", value[1], value[2]))
+            return self.constructed(value[1], exact=value[2])
         if tag == "I":
             return union(
                 [
@@ -835,6 +870,46 @@ class Evaluator:
         if tag == "X":
             return self._external_result(value[1], args, key)
         return UNKNOWN_VALS
+
+    def constructed(self, cls: str, *, exact: bool) -> Vals:
+        """What calling class ``cls`` gives: an instance of it, unless a metaclass's ``__call__`` or a
+        ``__new__`` that returns something else may give another object (what they return, then)."""
+        classes = [cls] if exact else [cls, *sorted(self.program.subclasses(cls))]
+        instance = single(("I", cls, exact))
+        others = [found for klass in classes for found in self._other_constructions(klass)]
+        if not others:
+            return instance
+        return inexact(union([instance, *others]))
+
+    def _other_constructions(self, cls: str) -> list[Vals]:
+        """What a metaclass ``__call__``, or a ``__new__`` returning other objects, makes ``cls()`` give."""
+        program = self.program
+        found: list[Vals] = []
+        for klass in program.mro(cls):
+            scope = program.class_scope(klass)
+            if scope is None or scope.metaclass is None:
+                continue
+            parent = program.parent(program.def_scope[klass])
+            metaclass = self.evaluate(scope.metaclass, parent) if parent is not None else UNKNOWN_VALS
+            if not metaclass.complete:
+                found.append(UNKNOWN_VALS)
+            for meta in ordered(metaclass.values):
+                if meta[0] == "C":
+                    calls = self.instance_member(meta[1], "__call__", exact=True)
+                    found.extend(self.returns(f[1]) for f in ordered(calls.values) if f[0] == "F")
+            break
+        for owner, bindings in program.class_member(cls, "__new__"):
+            if any(b.kind == "def" for b, _ in bindings):
+                returned = self.returns(f"{owner}.__new__")
+                allowed = {cls, *program.mro(cls), *program.subclasses(cls)}
+                if not returned.complete or any(
+                    (v[0] == "I" and v[1] not in allowed)
+                    or (v[0] not in ("I", "XI"))
+                    or (v[0] == "XI" and v[1] != "builtins.NoneType")
+                    for v in returned.values
+                ):
+                    found.append(returned)
+        return found
 
     def _external_result(self, path: str, args: tuple[Ref, ...], key: ScopeKey) -> Vals:
         name = path.removeprefix("builtins.")
@@ -854,6 +929,13 @@ class Evaluator:
                 union([self.class_of(v) for v in ordered(objects.values)]) if objects.values else UNKNOWN_VALS
             )
             return found if objects.complete else incomplete(found)
+        if path == "builtins.object.__new__" and args:  # ``super().__new__(cls)``: an instance of ``cls``
+            classes = self.evaluate(args[0], key)
+            made = [single(("I", v[1], v[2])) for v in ordered(classes.values) if v[0] == "C"]
+            if not made:
+                return UNKNOWN_VALS
+            found = union(made)
+            return found if classes.complete and len(made) == len(classes.values) else incomplete(found)
         if path in ("builtins.globals", "builtins.vars") and not args:
             return single(("Q", self.namespace(key[0]), "dict"))
         if path == "functools.partial" and args:
@@ -992,3 +1074,8 @@ class Evaluator:
         if not parts:
             return UNKNOWN_VALS
         return self.awaited(union(parts)) if asynchronous else union(parts)  # async with awaits __aenter__()
+
+
+def _is_new(qualname: str) -> bool:
+    """``__new__`` is a static method whose first parameter is the class (the interpreter makes it so)."""
+    return qualname.endswith(".__new__")

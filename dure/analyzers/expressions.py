@@ -223,8 +223,13 @@ class ExpressionCollector(ScopeTracker):
             self._container_add(func, arguments, args)
         line, column = node.lineno, node.col_offset
         end = (func.end_lineno or line, func.end_col_offset or column)
-        record = (scope.id, line, column, "call", self.ref(func), args, keywords, text_of(func), end)
+        func_ref = self.ref(func)
+        record = (scope.id, line, column, "call", func_ref, args, keywords, text_of(func), end)
         self.summary.calls.append(_new_record(CallRecord, record))
+        if type(func) is ast.Attribute and func_ref[0] == "a":  # ``obj.p()`` reads ``p``: a getter runs
+            self.summary.attribute_loads.append(
+                (scope.id, func.lineno, func.col_offset, func_ref[1], func.attr)
+            )
         callee = func.value if type(func) is ast.Attribute else func
         if type(callee) not in INERT:
             stack.append((callee, scope))

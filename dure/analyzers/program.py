@@ -344,6 +344,15 @@ class Program:
                         table[name].add(scope.owner)
         return dict(table)
 
+    def intercepts_attributes(self, cls: str, *, exact: bool) -> bool:
+        """Whether an instance of ``cls`` (or of a subclass, unless ``exact``) may have a class defining
+        ``__getattribute__``: every attribute read then runs it, and it may give anything."""
+        definers = self._definers.get("__getattribute__")
+        if not definers:
+            return False
+        classes = [cls] if exact else [cls, *self.subclasses(cls)]
+        return any(not definers.isdisjoint(self.mro(klass)) for klass in classes)
+
     def dispatch_classes(self, cls: str, attr: str) -> list[str]:
         """``cls`` and the subclasses where looking up ``attr`` can give something else than on ``cls``.
 
