@@ -30,6 +30,18 @@ BUILTIN_PROTOCOLS = {
     "builtins.abs": "__abs__",
     "builtins.reversed": "__reversed__",
     "builtins.format": "__format__",
+    "builtins.int": "__int__",
+    "builtins.float": "__float__",
+    "builtins.complex": "__complex__",
+    "builtins.bytes": "__bytes__",
+    "builtins.round": "__round__",
+    "builtins.dir": "__dir__",
+    "builtins.divmod": "__divmod__",
+    "builtins.pow": "__pow__",
+    "operator.index": "__index__",
+    "math.floor": "__floor__",
+    "math.ceil": "__ceil__",
+    "math.trunc": "__trunc__",
 }
 #: Callables outside the repository that never call the functions passed to them (type tests, decorators
 #: that wrap or mark a function, or register it for a type checker): no callback edge from their call sites.
@@ -269,6 +281,8 @@ class CallResolver:
                     retry.append(site)
                 if site.record.func[0] == "a":
                     self.unresolved_names.add(site.record.func[2])
+            elif site.reads_parameters and site.module in own and _calls_back(site):
+                retry.append(site)
         return retry
 
     def _parameter_values(self, key: ScopeKey, index: int) -> Vals | None:
@@ -819,6 +833,14 @@ class CallResolver:
                 ):
                     names.add(scope.owner.rpartition(".")[2])
         return frozenset(names)
+
+
+def _calls_back(site: ResolvedSite) -> bool:
+    """Whether ``site`` calls a builtin that calls its arguments' special methods back (``abs(x)``): what a
+    parameter it passes holds may add targets."""
+    return site.record.kind == "call" and any(
+        t.callee in BUILTIN_PROTOCOLS or t.callee in CONSUMERS for t in site.targets
+    )
 
 
 def _called_name(ref: Ref) -> str | None:

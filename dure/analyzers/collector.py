@@ -227,6 +227,15 @@ class ModuleCollector(ExpressionCollector):
     def aug_assign(self, node: ast.AugAssign) -> None:
         self.expr(node.value)
         self.expr(node.target)
+        target = node.target
+        if isinstance(target, ast.Subscript):  # ``box[k] += v`` reads ``box[k]`` before it stores it
+            self._call(target, "op:__getitem__", self.ref(target.value), "__getitem__")
+        elif isinstance(target, ast.Attribute):  # ``obj.p += v``: a property's getter, then its setter
+            base = self.ref(target.value)
+            self.summary.attribute_loads.append(
+                (self.scope.id, target.lineno, target.col_offset, base, target.attr)
+            )
+            self._call(target, "attrset", self.ref(target), text_of(target))
         dunder = BINARY_DUNDERS.get(type(node.op))
         if dunder:
             in_place = "__i" + dunder[2:]
