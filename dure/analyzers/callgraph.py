@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from dure.analyzers.evaluator import Evaluator
+from dure.analyzers.expressions import REFLECTED_COMPARISONS
 from dure.analyzers.model import Certainty, SiteRow
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.refs import BINARY_DUNDER_NAMES, ref_text
@@ -137,19 +138,13 @@ FALLBACKS = {
 }
 ITERATION = {"iter": ("__iter__", "__next__"), "aiter": ("__aiter__", "__anext__")}
 #: The method the interpreter tries on the right operand *first* when its class derives from the left
-#: operand's: ``a + b`` runs ``b.__radd__(a)``, ``a < b`` runs ``b.__gt__(a)``.
+#: operand's: ``a + b`` runs ``b.__radd__(a)``, ``a < b`` runs ``b.__gt__(a)``. A comparison's is tried
+#: first whenever the right operand's class derives from the left's, and gives way only when it is
+#: ``object``'s own; an arithmetic one is tried first only when overridden.
 REFLECTED = {
     **{dunder: f"__r{dunder[2:]}" for dunder in BINARY_DUNDER_NAMES.values()},
-    "__eq__": "__eq__",
-    "__ne__": "__ne__",
-    "__lt__": "__gt__",
-    "__gt__": "__lt__",
-    "__le__": "__ge__",
-    "__ge__": "__le__",
+    **REFLECTED_COMPARISONS,
 }
-#: Of those, the comparisons: tried first whenever the right operand's class derives from the left's,
-#: and given way to only by ``object``'s own; an arithmetic one is tried first only when overridden.
-REFLECTED_COMPARISONS = frozenset({"__eq__", "__ne__", "__lt__", "__gt__", "__le__", "__ge__"})
 
 
 @dataclass(slots=True)
