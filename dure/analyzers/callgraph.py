@@ -301,9 +301,7 @@ class CallResolver:
                 if parent is not None:
                     parts.append(self.evaluator.evaluate(param.default, parent))
                 continue
-            saved, self.evaluator.param_flow = self.evaluator.param_flow, None  # one level of flow
             parts.append(self.evaluator.evaluate(argument, site.key))
-            self.evaluator.param_flow = saved
         merged = union(parts) if parts else Vals(frozenset(), False, False)
         complete = merged.complete and complete
         # A builtin value (a str) every known caller passes is as sure as they are; a function or an object of
@@ -571,10 +569,28 @@ class CallResolver:
             for klass in classes
             for c in self._metaclass_call(klass)
         ]
+        external_inits = [
+            ResolvedTarget(init, Certainty.POSSIBLE, 1)
+            for klass in classes
+            for init in self._external_init(klass)
+        ]
         return _deduplicate(
             [ResolvedTarget(callee, certainty, offset) for targets in per_class for callee, offset in targets]
             + metaclass_calls
+            + external_inits
         )
+
+    def _external_init(self, cls: str) -> list[str]:
+        """``__init__`` of the external classes ``cls`` derives from, when no class of the repository on its
+        MRO defines one: one of them runs (possible: their own MROs and metaclasses are not seen). Builtin
+        classes are left out: ``Error()`` of ``class Error(Exception)`` names the class only."""
+        if self._defining_class(cls, "__init__"):
+            return []
+        return [
+            f"{base}.__init__"
+            for base in self.program.external_ancestors(cls)
+            if not base.startswith("builtins.")
+        ]
 
     def _metaclass_call(self, cls: str) -> list[str]:
         """``__call__`` of a repository metaclass: it runs when the class is called."""

@@ -270,34 +270,56 @@ class Evaluator:
         return union([self.evaluate(r, key) for r in refs]) if refs else NOTHING
 
     def item(self, base: Ref, key: ScopeKey, *, iterating: bool = False) -> Vals:
-        """An item of a container (iterated, or subscripted): complete only for a literal used in place.
-
-        Instances of repository classes give what their ``__next__`` (after ``__iter__``) or
-        ``__getitem__`` returns.
-        """
+        """An item of a container (iterated, or subscripted): complete for a literal used in place, and for
+        an instance of a repository class, which gives what its ``__next__`` (after ``__iter__``) or
+        ``__getitem__`` returns. Any other container may have been filled elsewhere."""
         container = self.evaluate(base, key)
-        parts = [v[1] for v in container.values if v[0] == "Q"]
-        parts.extend([self._protocol_items(v, iterating) for v in ordered(container.values) if v[0] == "I"])
+        sure = container.complete
+        parts: list[Vals] = []
+        for value in ordered(container.values):
+            if value[0] == "Q":
+                parts.append(value[1])
+                sure = sure and base[0] == "q"
+            elif value[0] == "I":
+                parts.append(self._protocol_items(value, iterating))
+            else:
+                sure = False
         added = self.container_adds(base, key)
         if added is not None:
             parts.append(added)
+            sure = False
         if not parts:
             return UNKNOWN_VALS
         items = union(parts)
-        if base[0] != "q" or not container.complete:
+        if not sure:
             return incomplete(items)
         return Vals(items.values, items.complete, items.exact and len(items.values) == 1)
 
     def _protocol_items(self, instance: Value, iterating: bool) -> Vals:
-        def returned(value: Value, method: str) -> list[Vals]:
-            found = self.instance_member(value[1], method, exact=value[2]).values
-            return [self.returns(f[1]) for f in ordered(found) if f[0] == "F"]
-
+        """What iterating (else subscripting) an instance gives; complete when every step is known."""
         if not iterating:
-            return union(returned(instance, "__getitem__"))
-        iterators = union(returned(instance, "__iter__"))
-        iterated = [it for it in ordered(iterators.values) if it[0] == "I"]
-        return union([r for it in iterated for r in returned(it, "__next__")])
+            return self._special_returns(instance, "__getitem__")
+        iterators = self._special_returns(instance, "__iter__")
+        parts = []
+        for iterator in ordered(iterators.values):
+            if iterator[0] == "I":
+                parts.append(self._special_returns(iterator, "__next__"))
+            elif iterator[0] == "Q":  # a container of the repository's values: filled elsewhere too
+                parts.append(incomplete(iterator[1]))
+            else:
+                parts.append(UNKNOWN_VALS)
+        found = union(parts)
+        return found if iterators.complete else incomplete(found)
+
+    def _special_returns(self, instance: Value, method: str) -> Vals:
+        """What the special method ``method`` of an instance returns (the interpreter looks it up on the
+        class): complete when the lookup finds functions only."""
+        found = self.instance_member(instance[1], method, exact=instance[2])
+        functions = [value for value in ordered(found.values) if value[0] == "F"]
+        if not functions:
+            return UNKNOWN_VALS
+        returned = union([self.returns(function[1]) for function in functions])
+        return returned if found.complete and len(functions) == len(found.values) else incomplete(returned)
 
     def container_identity(self, ref: Ref, key: ScopeKey) -> tuple[object, ...] | None:
         """Where a container lives (a variable's scope, or an object's attribute), to match additions."""

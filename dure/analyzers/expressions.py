@@ -466,6 +466,7 @@ class ExpressionCollector(ScopeTracker):
         elif isinstance(target, ast.Subscript):
             self.expr(target)
             self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(target.value), value))
+            self._namespace_store(target, value)
 
     def _attribute_store(self, target: ast.Attribute, value: Ref) -> None:
         self._call(target, "attrset", self.ref(target), text_of(target))
@@ -479,6 +480,20 @@ class ExpressionCollector(ScopeTracker):
         self.summary.attribute_stores.append(
             AttributeStore(self.scope.id, self.ref(target.value), target.attr, value, target.lineno)
         )
+
+    def _namespace_store(self, target: ast.Subscript, value: Ref) -> None:
+        """``obj.__dict__["name"] = value`` is ``obj.name = value`` (a computed name stays an uncertainty,
+        see :func:`dure.analyzers.dynamic.namespace_writes`)."""
+        owner, key = target.value, target.slice
+        if (
+            type(owner) is ast.Attribute
+            and owner.attr == "__dict__"
+            and type(key) is ast.Constant
+            and type(key.value) is str
+        ):
+            self.summary.attribute_stores.append(
+                AttributeStore(self.scope.id, self.ref(owner.value), key.value, value, target.lineno)
+            )
 
     def _bind_iteration(self, target: ast.expr, iterable: Ref) -> None:
         here = self.scope.kind == "comprehension"
