@@ -147,6 +147,15 @@ REFLECTED = {
 }
 
 
+#: How many functions away an argument passed on through parameters is followed (see _passed_values).
+MAX_PASSES = 8
+#: Modules whose classes give a subclass no ``__init__`` call worth naming: builtin classes (``Error()`` of
+#: ``class Error(Exception)`` names the class only, as calls of builtins do), typing constructs that are no
+#: real base (``NamedTuple``, ``Protocol``, ``Generic``), ``abc.ABC`` (none of its own) and enumerations
+#: (calling one looks a member up).
+NO_EXTERNAL_INIT = ("builtins.", "typing.", "typing_extensions.", "abc.", "enum.")
+
+
 @dataclass(slots=True)
 class ResolvedTarget:
     callee: str
@@ -179,6 +188,7 @@ class CallResolver:
         self._callers_known: dict[str, bool] = {}  # see _all_callers_known
         self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
         self._answering_memo: dict[tuple[str, str, str], frozenset[str]] = {}
+        self._passed_memo: dict[tuple[ScopeKey, int], tuple[Vals | None]] = {}  # see _passed_values
 
     # -- passes --------------------------------------------------------------------------------------
 
@@ -243,6 +253,7 @@ class CallResolver:
             return []
         self.evaluator.param_flow = self._parameter_values
         self.evaluator.forget_parameter_dependent()
+        self._passed_memo.clear()
         for site in retry:
             if site.reads_parameters:
                 site.targets = self.resolve(site)
@@ -281,7 +292,18 @@ class CallResolver:
         return retry
 
     def _parameter_values(self, key: ScopeKey, index: int) -> Vals | None:
-        """Arguments every known caller passes for parameter ``index`` of the function at ``key``."""
+        """Arguments every known caller passes for parameter ``index`` of the function at ``key``; an
+        argument that is the caller's own parameter, passed on as it is, is what the caller's callers pass
+        (up to :data:`MAX_PASSES` functions away)."""
+        return self._passed_values(key, index, ())
+
+    def _passed_values(self, key: ScopeKey, index: int, passing: tuple[ScopeKey, ...]) -> Vals | None:
+        """:meth:`_parameter_values`, through ``passing`` (the functions on the way, none of them
+        revisited). Memoised when ``passing`` cut nothing short."""
+        memo_key = (key, index)
+        known = self._passed_memo.get(memo_key)
+        if known is not None:
+            return known[0]
         scope = self.program.scope(key)
         callers = self.incoming.get(scope.owner)
         if not callers:
@@ -289,6 +311,7 @@ class CallResolver:
         param = scope.params[index]
         parts: list[Vals] = []
         complete = self._all_callers_known(key)
+        cut = False
         for site, target in callers:
             argument = self._argument(site.record, index - target.offset, param.name)
             if argument == STARRED:  # what *xs or **kw holds, or the default when they hold nothing for it
@@ -301,13 +324,42 @@ class CallResolver:
                 if parent is not None:
                     parts.append(self.evaluator.evaluate(param.default, parent))
                 continue
+            passed = self._passed_on(argument, site.key)
+            if passed == memo_key:  # a recursive call passing the parameter on adds no value to it
+                continue
+            if passed is not None:
+                if passed[0] in passing or passed[0] == key or len(passing) >= MAX_PASSES:
+                    cut = True
+                else:
+                    flowed = self._passed_values(*passed, (*passing, key))
+                    if flowed is not None:
+                        parts.append(flowed)
+                        continue
+            saved, self.evaluator.param_flow = self.evaluator.param_flow, None  # the caller's own value
             parts.append(self.evaluator.evaluate(argument, site.key))
+            self.evaluator.param_flow = saved
         merged = union(parts) if parts else Vals(frozenset(), False, False)
         complete = merged.complete and complete
         # A builtin value (a str) every known caller passes is as sure as they are; a function or an object of
         # the repository passed in is one of several things callers could pass.
         exact = complete and merged.exact and all(v[0] == "XI" for v in merged.values)
-        return Vals(merged.values, complete, exact)
+        result = Vals(merged.values, complete, exact)
+        if not cut:
+            self._passed_memo[memo_key] = (result,)
+        return result
+
+    def _passed_on(self, argument: Ref, key: ScopeKey) -> tuple[ScopeKey, int] | None:
+        """The function and position of the parameter ``argument`` names, when it is a parameter of the
+        function at ``key`` (or one enclosing it) that only its callers give a value, bound nowhere else."""
+        if argument[0] != "n":
+            return None
+        found = self.program.lookup(key, argument[1])
+        if not found or len(found) != 1:
+            return None
+        binding, where = found[0]
+        if binding.kind != "param" or not self.evaluator.flows_in(where, binding.a):
+            return None
+        return where, binding.a
 
     def _all_callers_known(self, key: ScopeKey) -> bool:
         """Whether the sites the first pass found calling the function at ``key`` are all that call it, so
@@ -582,14 +634,14 @@ class CallResolver:
 
     def _external_init(self, cls: str) -> list[str]:
         """``__init__`` of the external classes ``cls`` derives from, when no class of the repository on its
-        MRO defines one: one of them runs (possible: their own MROs and metaclasses are not seen). Builtin
-        classes are left out: ``Error()`` of ``class Error(Exception)`` names the class only."""
+        MRO defines one: one of them runs (possible: their own MROs and metaclasses are not seen). Bases
+        from :data:`NO_EXTERNAL_INIT` are left out."""
         if self._defining_class(cls, "__init__"):
             return []
         return [
             f"{base}.__init__"
             for base in self.program.external_ancestors(cls)
-            if not base.startswith("builtins.")
+            if not base.startswith(NO_EXTERNAL_INIT)
         ]
 
     def _metaclass_call(self, cls: str) -> list[str]:

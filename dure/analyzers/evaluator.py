@@ -84,6 +84,8 @@ PLAIN_METACLASS_BASES = frozenset(
 #: Bases from outside the repository that define no ``__get__``: their subclasses' instances are no
 #: descriptors, unless the repository gives them one.
 DESCRIPTOR_BUILTINS = frozenset({"builtins.property", "builtins.classmethod", "builtins.staticmethod"})
+#: The kinds of container value whose items are known where it is made: what a generator yields.
+GENERATORS = frozenset({"generator", "async_generator"})
 NON_DESCRIPTOR_MODULES = ("collections.", "enum.", "typing.", "typing_extensions.", "abc.")
 MAX_DEPTH = 40
 _A_STRING = single(("XI", "builtins.str"))  # what every string literal evaluates to (built once)
@@ -253,6 +255,8 @@ class Evaluator:
             return single(("S", ref[1]))
         if tag == "aw":
             return self.awaited(self.evaluate(ref[1], key))
+        if tag == "it":
+            return self.item(ref[1], key, iterating=True)
         return UNKNOWN_VALS
 
     @staticmethod
@@ -279,7 +283,7 @@ class Evaluator:
         for value in ordered(container.values):
             if value[0] == "Q":
                 parts.append(value[1])
-                sure = sure and base[0] == "q"
+                sure = sure and (base[0] == "q" or value[2] in GENERATORS)
             elif value[0] == "I":
                 parts.append(self._protocol_items(value, iterating))
             else:
@@ -304,8 +308,8 @@ class Evaluator:
         for iterator in ordered(iterators.values):
             if iterator[0] == "I":
                 parts.append(self._special_returns(iterator, "__next__"))
-            elif iterator[0] == "Q":  # a container of the repository's values: filled elsewhere too
-                parts.append(incomplete(iterator[1]))
+            elif iterator[0] == "Q":  # a generator's yields; a container may be filled elsewhere too
+                parts.append(iterator[1] if iterator[2] in GENERATORS else incomplete(iterator[1]))
             else:
                 parts.append(UNKNOWN_VALS)
         found = union(parts)
@@ -551,6 +555,14 @@ class Evaluator:
         return False
 
     # -- parameters ---------------------------------------------------------------------------------------
+
+    def flows_in(self, key: ScopeKey, index: int) -> bool:
+        """Whether parameter ``index`` of the function at ``key`` holds what its callers pass (not
+        ``self``/``cls``, ``*args`` or ``**kwargs``)."""
+        scope = self.program.scope(key)
+        if index == 0 and scope.method_of and scope.method_kind in ("class", "instance", "property"):
+            return False
+        return scope.params[index].kind not in ("var_positional", "var_keyword")
 
     def parameter(self, key: ScopeKey, index: int) -> Vals:
         scope = self.program.scope(key)
@@ -1061,8 +1073,9 @@ class Evaluator:
     def _returned_by(self, key: ScopeKey) -> Vals:
         """What a call that runs the body ``key`` returns."""
         scope = self.program.scope(key)
-        if scope.is_generator:
-            return single(("XI", "builtins.async_generator" if scope.is_async else "builtins.generator"))
+        if scope.is_generator:  # a generator object: its items are what it yields
+            kind = "async_generator" if scope.is_async else "generator"
+            return single(("Q", union([self.evaluate(y, key) for y in scope.yields]), kind))
         if scope.returns:
             result = union([self.evaluate(r, key) for r in scope.returns])
         elif scope.kind in ("function", "lambda") and not scope.ends_in_raise:

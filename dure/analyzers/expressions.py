@@ -321,6 +321,10 @@ class ExpressionCollector(ScopeTracker):
         function = self._function_scope()
         if function is not None:
             function.is_generator = True
+            if type(node) is ast.YieldFrom:
+                function.yields.append(("it", self.ref(node.value)))
+            else:
+                function.yields.append(self.ref(node.value) if node.value is not None else ("k", "NoneType"))
         if node.value is not None:
             self._use(node.value)
         _push_children(node, self.scope, stack)

@@ -17,6 +17,7 @@ known:
 ``("i", base, key)``        an item of a container (``key`` the constant subscript, or None)
 ``("or", refs)``            one of several values (``a or b``, ``x if c else y``)
 ``("aw", ref)``             what ``await`` gives for the value of ``ref``
+``("it", ref)``             an item of what ``ref`` gives, when iterated (``yield from ref``)
 ``("u",)``                  unknown
 ``("u", "*")``              a starred argument (``f(*xs)``): unknown, and so is every position after it
 ==========================  ==========================================================
@@ -123,6 +124,7 @@ class Scope:
     method_of: str | None = None  # qualname of the class for a function defined in a class body
     method_kind: str | None = None  # instance, class, static, property
     returns: list[Ref] = field(default_factory=list)
+    yields: list[Ref] = field(default_factory=list)  # of a generator: what it yields
     is_generator: bool = False
     is_async: bool = False
     ends_in_raise: bool = False  # the body's last statement raises: it never falls off its end
