@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 from dure.analyzers.program import BUILTIN_NAMES, Program, ScopeKey
-from dure.analyzers.summary import Binding, Ref, Scope
+from dure.analyzers.summary import STARRED, Binding, Ref, Scope
 from dure.analyzers.values import (
     MAX_VALUES,
     NOTHING,
@@ -84,11 +84,28 @@ PLAIN_METACLASS_BASES = frozenset(
 #: Bases from outside the repository that define no ``__get__``: their subclasses' instances are no
 #: descriptors, unless the repository gives them one.
 DESCRIPTOR_BUILTINS = frozenset({"builtins.property", "builtins.classmethod", "builtins.staticmethod"})
+#: Builtins whose result holds what iterating one argument gives: the kind of the result (a container value
+#: of that builtin type) and the position of that argument. ``map(f, xs)`` holds what ``f`` returns, and
+#: ``enumerate(xs)`` pairs (see :meth:`Evaluator.unpacked_item`).
+ITEM_BUILDERS = {
+    "builtins.list": ("list", 0),
+    "builtins.tuple": ("tuple", 0),
+    "builtins.set": ("set", 0),
+    "builtins.frozenset": ("frozenset", 0),
+    "builtins.sorted": ("list", 0),
+    "builtins.reversed": ("reversed", 0),
+    "builtins.filter": ("filter", 1),
+    "builtins.map": ("map", 1),
+    "builtins.enumerate": ("enumerate", 0),
+}
+#: Container values whose items are tuples of the items they hold.
+PAIRED = frozenset({"enumerate"})
 #: The kinds of container value whose items are known where it is made: what a generator yields.
 GENERATORS = frozenset({"generator", "async_generator"})
 NON_DESCRIPTOR_MODULES = ("collections.", "enum.", "typing.", "typing_extensions.", "abc.")
 MAX_DEPTH = 40
 _A_STRING = single(("XI", "builtins.str"))  # what every string literal evaluates to (built once)
+_AN_INT = single(("XI", "builtins.int"))
 #: What a computation in progress gives when it is asked for again (a cycle): unknown.
 IN_PROGRESS = Vals(frozenset(), False, False)
 #: In the memo, for a result computed from a parameter: its value is in the table of dependent values, until
@@ -281,14 +298,18 @@ class Evaluator:
         sure = container.complete
         parts: list[Vals] = []
         for value in ordered(container.values):
-            if value[0] == "Q":
+            if value[0] == "Q" and (value[2] in PAIRED or (iterating and value[2] == "dict")):
+                parts.append(UNKNOWN_VALS)  # tuples it does not hold; a dict's keys (it holds its values)
+            elif value[0] == "Q":
                 parts.append(value[1])
                 sure = sure and (base[0] == "q" or value[2] in GENERATORS)
             elif value[0] == "I":
                 parts.append(self._protocol_items(value, iterating))
             else:
                 sure = False
-        added = self.container_adds(base, key)
+        # what ``box[k] = v`` adds is a value, not a key: not what iterating a dict gives
+        dicts = iterating and container.values and all(_is_dict(value) for value in container.values)
+        added = None if dicts else self.container_adds(base, key)
         if added is not None:
             parts.append(added)
             sure = False
@@ -298,6 +319,21 @@ class Evaluator:
         if not sure:
             return incomplete(items)
         return Vals(items.values, items.complete, items.exact and len(items.values) == 1)
+
+    def unpacked_item(self, iterable: Ref, key: ScopeKey, position: int) -> Vals:
+        """A name of an unpacked loop target, ``position`` in it: of ``enumerate(xs)``, the count, then an
+        item of ``xs``; of anything else, unknown."""
+        container = self.evaluate(iterable, key)
+        parts = [
+            (_AN_INT if position == 0 else value[1] if position == 1 else NOTHING)
+            if value[0] == "Q" and value[2] == "enumerate"
+            else UNKNOWN_VALS
+            for value in ordered(container.values)
+        ]
+        if not parts:
+            return UNKNOWN_VALS
+        found = union(parts)
+        return found if container.complete else incomplete(found)
 
     def _protocol_items(self, instance: Value, iterating: bool) -> Vals:
         """What iterating (else subscripting) an instance gives; complete when every step is known."""
@@ -393,6 +429,8 @@ class Evaluator:
             return self.module_path(binding.a)
         if kind == "iter":
             return self.item(binding.a, key, iterating=True)
+        if kind == "iterpart":
+            return self.unpacked_item(binding.a, key, binding.b)
         if kind == "enter":
             return self.entered(self.evaluate(binding.a, key), asynchronous=bool(binding.b))
         if kind == "exc":
@@ -946,6 +984,9 @@ class Evaluator:
         return found
 
     def _external_result(self, path: str, args: tuple[Ref, ...], key: ScopeKey) -> Vals:
+        held = self._held_items(path, args, key)
+        if held is not None and held.values:  # else the builtin instance it is (one value, as ``set()``)
+            return single(("Q", held, ITEM_BUILDERS[path][0]))
         name = path.removeprefix("builtins.")
         if path.startswith("builtins.") and name in BUILTIN_TYPES:
             return single(("XI", path))
@@ -975,6 +1016,16 @@ class Evaluator:
         if path == "functools.partial" and args:
             return inexact(self.evaluate(args[0], key))
         return UNKNOWN_VALS
+
+    def _held_items(self, path: str, args: tuple[Ref, ...], key: ScopeKey) -> Vals | None:
+        """The items of what a builtin of :data:`ITEM_BUILDERS` makes from its arguments (None: another
+        callable, or arguments it does not take so)."""
+        built = ITEM_BUILDERS.get(path)
+        if built is None or len(args) <= built[1] or STARRED in args[: built[1] + 1]:
+            return None
+        if path == "builtins.map":
+            return self.call_result(self.evaluate(args[0], key), (), key)
+        return self.item(args[built[1]], key, iterating=True)
 
     def _modules_starting(self, prefix: str) -> Vals:
         """Any repository module whose name starts with ``prefix`` (a computed import): the same few prefixes
@@ -1109,6 +1160,10 @@ class Evaluator:
         if not parts:
             return UNKNOWN_VALS
         return self.awaited(union(parts)) if asynchronous else union(parts)  # async with awaits __aenter__()
+
+
+def _is_dict(value: Value) -> bool:
+    return (value[0] == "Q" and value[2] == "dict") or value == ("XI", "builtins.dict")
 
 
 def _is_new(qualname: str) -> bool:

@@ -504,8 +504,11 @@ class ExpressionCollector(ScopeTracker):
         if isinstance(target, ast.Name):
             self.bind(target.id, "iter", iterable, here=here)
         elif isinstance(target, ast.Tuple | ast.List):
-            for element in target.elts:
-                if isinstance(element, ast.Name):
+            starred = any(isinstance(element, ast.Starred) for element in target.elts)
+            for position, element in enumerate(target.elts):
+                if isinstance(element, ast.Name) and not starred:
+                    self.bind(element.id, "iterpart", iterable, position, here=here)
+                elif isinstance(element, ast.Name):
                     self.bind(element.id, "unknown", "unpacked loop variable", here=here)
                 else:
                     self.target(element, UNKNOWN, None)
