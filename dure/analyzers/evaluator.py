@@ -98,8 +98,11 @@ ITEM_BUILDERS = {
     "builtins.map": ("map", 1),
     "builtins.enumerate": ("enumerate", 0),
 }
-#: Container values whose items are tuples of the items they hold.
-PAIRED = frozenset({"enumerate"})
+#: Container values whose items are pairs of a key or count and an item they hold.
+PAIRED = frozenset({"enumerate", "dict_items"})
+#: Methods of a dict that give what it holds: views (by the kind of container value they give) and reads.
+DICT_VIEWS = {"values": "dict_values", "items": "dict_items"}
+DICT_READS = frozenset({*DICT_VIEWS, "get", "pop", "setdefault"})
 #: The kinds of container value whose items are known where it is made: what a generator yields.
 GENERATORS = frozenset({"generator", "async_generator"})
 NON_DESCRIPTOR_MODULES = ("collections.", "enum.", "typing.", "typing_extensions.", "abc.")
@@ -255,7 +258,12 @@ class Evaluator:
         if tag == "a":
             return self.attribute(self.evaluate(ref[1], key), ref[2])
         if tag == "c":
-            return self.call_result(self.evaluate(ref[1], key), ref[2], key)
+            func = ref[1]
+            if func[0] == "a" and func[2] in DICT_READS:
+                read = self._dict_read(func[1], func[2], ref[2], key)
+                if read is not None:
+                    return read
+            return self.call_result(self.evaluate(func, key), ref[2], key)
         if tag in ("s", "sp"):
             return _A_STRING
         if tag == "d":
@@ -320,14 +328,31 @@ class Evaluator:
             return incomplete(items)
         return Vals(items.values, items.complete, items.exact and len(items.values) == 1)
 
+    def _dict_read(self, base: Ref, method: str, args: tuple[Ref, ...], key: ScopeKey) -> Vals | None:
+        """``d.values()``, ``d.items()``, ``d.get(k)``... of a dict the index holds the values of (None: not
+        such a dict, the call is evaluated as any other). Only a dict literal read in place holds no other
+        values."""
+        container = self.evaluate(base, key)
+        if not container.values or not all(v[0] == "Q" and v[2] == "dict" for v in container.values):
+            return None
+        parts = [v[1] for v in ordered(container.values)]
+        added = self.container_adds(base, key)
+        if added is not None:
+            parts.append(added)
+        held = union(parts)
+        if not (container.complete and base[0] == "q" and added is None):
+            held = incomplete(held)
+        if method in DICT_VIEWS:
+            return single(("Q", held, DICT_VIEWS[method]))
+        fallback = self.evaluate(args[1], key) if len(args) > 1 else single(("XI", "builtins.NoneType"))
+        return incomplete(union([held, fallback]))  # the key may be missing, or the default is ignored
+
     def unpacked_item(self, iterable: Ref, key: ScopeKey, position: int) -> Vals:
         """A name of an unpacked loop target, ``position`` in it: of ``enumerate(xs)``, the count, then an
         item of ``xs``; of anything else, unknown."""
         container = self.evaluate(iterable, key)
         parts = [
-            (_AN_INT if position == 0 else value[1] if position == 1 else NOTHING)
-            if value[0] == "Q" and value[2] == "enumerate"
-            else UNKNOWN_VALS
+            _unpacked_pair_part(value, position) if value[0] == "Q" else UNKNOWN_VALS
             for value in ordered(container.values)
         ]
         if not parts:
@@ -1160,6 +1185,20 @@ class Evaluator:
         if not parts:
             return UNKNOWN_VALS
         return self.awaited(union(parts)) if asynchronous else union(parts)  # async with awaits __aenter__()
+
+
+def _unpacked_pair_part(container: Value, position: int) -> Vals:
+    """What ``position`` of an item of a paired container value gives (an ``enumerate``: a count and an item;
+    ``dict.items()``: a key the index does not hold and a value); unknown for other containers."""
+    kind = container[2]
+    if kind not in PAIRED:
+        return UNKNOWN_VALS
+    if position == 1:
+        held: Vals = container[1]
+        return held
+    if position > 1:
+        return NOTHING  # no such element: unpacking fails
+    return _AN_INT if kind == "enumerate" else UNKNOWN_VALS
 
 
 def _is_dict(value: Value) -> bool:
