@@ -123,6 +123,17 @@ CONSUMERS: dict[str, Consumption] = {
     "builtins.map": Consumption((1, 2, 3, 4), drains=False),
     "builtins.filter": Consumption((1,), drains=False),
 }
+#: Builtins that call special methods of the items they iterate (of their arguments, given several): the
+#: comparisons of ``sorted``, ``min``, ``max`` and ``list.sort`` without ``key=``, the additions of ``sum``
+#: (``0 + x`` runs ``x.__radd__``). Possible calls: whether there are two items to compare, and which of two
+#: operands the interpreter asks, depend on the data.
+ITEM_PROTOCOLS: dict[str, tuple[str, ...]] = {
+    "builtins.sorted": ("__lt__",),
+    "builtins.min": ("__lt__",),
+    "builtins.max": ("__gt__",),
+    "builtins.list.sort": ("__lt__",),
+    "builtins.sum": ("__radd__", "__add__"),
+}
 PROTOCOLS = {"with": ("__enter__", "__exit__"), "awith": ("__aenter__", "__aexit__")}
 #: What the interpreter calls when a class defines no such special method (``object``'s gives way to it):
 #: truth falls back to the length, ``str()`` to ``repr()``, ``format()`` to ``str()``, ``!=`` to ``==``,
@@ -565,6 +576,8 @@ class CallResolver:
         consumption = CONSUMERS.get(path)
         if consumption is not None:
             targets.extend(self._consumed(consumption, site))
+        if path in ITEM_PROTOCOLS:
+            targets.extend(self._item_protocols(path, site))
         if path in NEVER_CALL_ARGUMENTS:
             return targets
         arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
@@ -573,6 +586,29 @@ class CallResolver:
                 for value in ordered(evaluate(argument, site.key).values):
                     if value[0] in ("F", "C"):
                         targets.extend(self._targets_of(value, False))
+        return targets
+
+    def _item_protocols(self, path: str, site: ResolvedSite) -> list[ResolvedTarget]:
+        """The special methods of :data:`ITEM_PROTOCOLS` the builtin ``path`` calls on the items it gets."""
+        record = site.record
+        if path != "builtins.sum" and any(keyword == "key" for keyword, _ in record.keywords):
+            return []  # it compares what the key function returns
+        args = record.args
+        if STARRED in args:
+            return []
+        if path == "builtins.list.sort":
+            if record.func[0] != "a":
+                return []
+            items = self.evaluator.item(record.func[1], site.key, iterating=True)
+        elif len(args) == 1:
+            items = self.evaluator.item(args[0], site.key, iterating=True)
+        elif len(args) > 1 and path in ("builtins.min", "builtins.max"):
+            items = union([self.evaluator.evaluate(arg, site.key) for arg in args])
+        else:
+            return []
+        targets = self._protocol(items, ITEM_PROTOCOLS[path])
+        for target in targets:
+            target.certainty = Certainty.POSSIBLE
         return targets
 
     def _consumed(self, consumption: Consumption, site: ResolvedSite) -> list[ResolvedTarget]:
@@ -902,7 +938,8 @@ def _calls_back(site: ResolvedSite) -> bool:
     """Whether ``site`` calls a builtin that calls its arguments' special methods back (``abs(x)``): what a
     parameter it passes holds may add targets."""
     return site.record.kind == "call" and any(
-        t.callee in BUILTIN_PROTOCOLS or t.callee in CONSUMERS for t in site.targets
+        t.callee in BUILTIN_PROTOCOLS or t.callee in CONSUMERS or t.callee in ITEM_PROTOCOLS
+        for t in site.targets
     )
 
 
