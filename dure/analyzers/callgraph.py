@@ -128,12 +128,16 @@ CONSUMERS: dict[str, Consumption] = {
 #: (``0 + x`` runs ``x.__radd__``). Possible calls: whether there are two items to compare, and which of two
 #: operands the interpreter asks, depend on the data.
 ITEM_PROTOCOLS: dict[str, tuple[str, ...]] = {
-    "builtins.sorted": ("__lt__",),
-    "builtins.min": ("__lt__",),
-    "builtins.max": ("__gt__",),
-    "builtins.list.sort": ("__lt__",),
+    "builtins.sorted": ("__lt__", "__gt__"),
+    "builtins.min": ("__lt__", "__gt__"),
+    "builtins.max": ("__gt__", "__lt__"),
+    "builtins.list.sort": ("__lt__", "__gt__"),
     "builtins.sum": ("__radd__", "__add__"),
 }
+#: Builtins that read the attribute their second argument names (a property's getter runs).
+ATTRIBUTE_READERS = frozenset({"builtins.getattr", "builtins.hasattr"})
+#: Builtins that call back into the objects they are given (see _calls_back).
+CALLS_BACK = frozenset({*BUILTIN_PROTOCOLS, *CONSUMERS, *ITEM_PROTOCOLS, *ATTRIBUTE_READERS})
 PROTOCOLS = {"with": ("__enter__", "__exit__"), "awith": ("__aenter__", "__aexit__")}
 #: What the interpreter calls when a class defines no such special method (``object``'s gives way to it):
 #: truth falls back to the length, ``str()`` to ``repr()``, ``format()`` to ``str()``, ``!=`` to ``==``,
@@ -460,7 +464,18 @@ class CallResolver:
         targets = self._protocol(receiver, (kind[3:],))
         if record.args and any(t.certainty is Certainty.CERTAIN for t in targets):
             self._yield_to_reflected(site, receiver, kind[3:], targets)
+        if kind == "op:__contains__" and any(t.callee.endswith(".__iter__") for t in targets):
+            targets.extend(self._searched(targets))
         return targets
+
+    def _searched(self, targets: list[ResolvedTarget]) -> list[ResolvedTarget]:
+        """``x in obj`` without ``__contains__`` iterates ``obj``: ``__next__`` on what its ``__iter__``
+        returned, until ``x`` is found (possible: it may be found at once, or the iterator be empty)."""
+        iterators = [self.evaluator.returns(t.callee) for t in targets if t.callee.endswith(".__iter__")]
+        steps = self._protocol(union(iterators), ("__next__",))
+        for step in steps:
+            step.certainty = Certainty.POSSIBLE
+        return steps
 
     def _yield_to_reflected(
         self, site: ResolvedSite, left: Vals, dunder: str, targets: list[ResolvedTarget]
@@ -569,7 +584,7 @@ class CallResolver:
         targets: list[ResolvedTarget] = []
         if path in BUILTIN_PROTOCOLS and record.args:
             targets.extend(self._protocol(evaluate(record.args[0], site.key), (BUILTIN_PROTOCOLS[path],)))
-        if path == "builtins.getattr" and len(record.args) >= 2 and record.args[1][0] == "s":
+        if path in ATTRIBUTE_READERS and len(record.args) >= 2 and record.args[1][0] == "s":
             targets.extend(self._property_targets(evaluate(record.args[0], site.key), record.args[1][1]))
         if path in RUNS_UNNAMED_CODE:
             targets.append(ResolvedTarget(f"{path}: code named by its data", Certainty.UNRESOLVED))
@@ -578,6 +593,8 @@ class CallResolver:
             targets.extend(self._consumed(consumption, site))
         if path in ITEM_PROTOCOLS:
             targets.extend(self._item_protocols(path, site))
+        if path == "builtins.map" and len(record.args) >= 2 and STARRED not in record.args[:2]:
+            targets.extend(self._mapped_builtins(site))
         if path in NEVER_CALL_ARGUMENTS:
             return targets
         arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
@@ -607,6 +624,21 @@ class CallResolver:
         else:
             return []
         targets = self._protocol(items, ITEM_PROTOCOLS[path])
+        for target in targets:
+            target.certainty = Certainty.POSSIBLE
+        return targets
+
+    def _mapped_builtins(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``map(str, xs)``: a builtin of :data:`BUILTIN_PROTOCOLS` mapped over the items calls their special
+        method (possible: ``map`` is lazy, and the items may be none)."""
+        args = site.record.args
+        functions = self.evaluator.evaluate(args[0], site.key).values
+        dunders = tuple(
+            BUILTIN_PROTOCOLS[v[1]] for v in ordered(functions) if v[0] == "X" and v[1] in BUILTIN_PROTOCOLS
+        )
+        if not dunders:
+            return []
+        targets = self._protocol(self.evaluator.item(args[1], site.key, iterating=True), dunders)
         for target in targets:
             target.certainty = Certainty.POSSIBLE
         return targets
@@ -696,11 +728,17 @@ class CallResolver:
         return []
 
     def _construction(self, cls: str) -> list[tuple[str, int]]:
-        hits = [
-            (f"{owner}.{name}", 1)  # ``__new__`` gets the class, ``__init__`` the instance
-            for name in ("__new__", "__init__")
-            for owner in self._defining_class(cls, name)
-        ]
+        hits: list[tuple[str, int]] = []
+        for name in ("__new__", "__init__"):
+            for owner, bindings in self.program.class_member(cls, name):
+                if any(b.kind == "def" for b, _ in bindings):
+                    hits.append(
+                        (f"{owner}.{name}", 1)
+                    )  # ``__new__`` gets the class, ``__init__`` the instance
+                    continue
+                assigned = self.evaluator.class_member(owner, name, exact=True)  # ``__init__ = setup``
+                if assigned.is_exact() and next(iter(assigned.values))[0] == "F":
+                    hits.append((next(iter(assigned.values))[1], 1))
         return hits or [(cls, 0)]
 
     def _custom_construction(self, cls: str) -> bool:
@@ -937,10 +975,7 @@ class CallResolver:
 def _calls_back(site: ResolvedSite) -> bool:
     """Whether ``site`` calls a builtin that calls its arguments' special methods back (``abs(x)``): what a
     parameter it passes holds may add targets."""
-    return site.record.kind == "call" and any(
-        t.callee in BUILTIN_PROTOCOLS or t.callee in CONSUMERS or t.callee in ITEM_PROTOCOLS
-        for t in site.targets
-    )
+    return site.record.kind == "call" and any(t.callee in CALLS_BACK for t in site.targets)
 
 
 def _called_name(ref: Ref) -> str | None:
