@@ -136,6 +136,8 @@ ITEM_PROTOCOLS: dict[str, tuple[str, ...]] = {
 }
 #: Builtins that read the attribute their second argument names (a property's getter runs).
 ATTRIBUTE_READERS = frozenset({"builtins.getattr", "builtins.hasattr"})
+#: Builtins that ask a class's metaclass (its hook, when the repository defines one).
+TYPE_CHECKS = {"builtins.isinstance": "__instancecheck__", "builtins.issubclass": "__subclasscheck__"}
 #: Builtins that call back into the objects they are given (see _calls_back).
 CALLS_BACK = frozenset({*BUILTIN_PROTOCOLS, *CONSUMERS, *ITEM_PROTOCOLS, *ATTRIBUTE_READERS})
 PROTOCOLS = {"with": ("__enter__", "__exit__"), "awith": ("__aenter__", "__aexit__")}
@@ -466,7 +468,27 @@ class CallResolver:
             self._yield_to_reflected(site, receiver, kind[3:], targets)
         if kind == "op:__contains__" and any(t.callee.endswith(".__iter__") for t in targets):
             targets.extend(self._searched(targets))
+        if kind == "op:__getitem__":
+            targets.extend(self._subscript_hooks(receiver))
         return targets
+
+    def _subscript_hooks(self, receiver: Vals) -> list[ResolvedTarget]:
+        """Possible calls of ``obj[k]`` beside ``__getitem__``: a dict subclass's ``__missing__`` (for a key
+        it lacks); of ``C[k]``, the metaclass's ``__getitem__``, else ``C.__class_getitem__``."""
+        hooks = self._protocol(receiver, ("__missing__",))
+        for value in ordered(receiver.values):
+            if value[0] != "C":
+                continue
+            found = self._metaclass_methods(value[1], ("__getitem__",))
+            if not found:
+                found = [
+                    f"{owner}.__class_getitem__"
+                    for owner in self._defining_class(value[1], "__class_getitem__")
+                ]
+            hooks.extend(ResolvedTarget(callee, Certainty.POSSIBLE, 1) for callee in found)
+        for hook in hooks:
+            hook.certainty = Certainty.POSSIBLE
+        return hooks
 
     def _searched(self, targets: list[ResolvedTarget]) -> list[ResolvedTarget]:
         """``x in obj`` without ``__contains__`` iterates ``obj``: ``__next__`` on what its ``__iter__``
@@ -595,6 +617,8 @@ class CallResolver:
             targets.extend(self._item_protocols(path, site))
         if path == "builtins.map" and len(record.args) >= 2 and STARRED not in record.args[:2]:
             targets.extend(self._mapped_builtins(site))
+        if path in TYPE_CHECKS and len(record.args) >= 2:
+            targets.extend(self._type_check_hooks(TYPE_CHECKS[path], record.args[1], site))
         if path in NEVER_CALL_ARGUMENTS:
             return targets
         arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
@@ -627,6 +651,20 @@ class CallResolver:
         for target in targets:
             target.certainty = Certainty.POSSIBLE
         return targets
+
+    def _type_check_hooks(self, hook: str, classes: Ref, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``isinstance(x, C)`` may call ``__instancecheck__`` of ``C``'s metaclass (not when ``type(x)`` is
+        ``C``), ``issubclass`` its ``__subclasscheck__``; a tuple of classes, each one's."""
+        found = self.evaluator.evaluate(classes, site.key).values
+        named = [v for v in ordered(found) if v[0] == "C"]
+        for value in ordered(found):
+            if value[0] == "Q":
+                named.extend(v for v in ordered(value[1].values) if v[0] == "C")
+        return [
+            ResolvedTarget(method, Certainty.POSSIBLE, 1)
+            for value in named
+            for method in self._metaclass_methods(value[1], (hook,))
+        ]
 
     def _mapped_builtins(self, site: ResolvedSite) -> list[ResolvedTarget]:
         """``map(str, xs)``: a builtin of :data:`BUILTIN_PROTOCOLS` mapped over the items calls their special

@@ -64,6 +64,7 @@ OPERATOR_KINDS: dict[str, str] = {
         *UNARY_DUNDERS.values(),
         *FORMAT_DUNDERS.values(),
         "__bool__",
+        "__await__",
     )
 }
 #: The call kind of a reflected operator's dunder (``rop:__radd__``): a possible call only.
@@ -295,6 +296,11 @@ class ExpressionCollector(ScopeTracker):
             dunder = UNARY_DUNDERS[type(node.op)]
             self._call(node, OPERATOR_KINDS[dunder], self.ref(node.operand), dunder)
         _push(stack, self.scope, node.operand)
+
+    def _await(self, node: ast.Await, stack: Stack) -> None:
+        """``await x`` calls ``x.__await__`` (a coroutine's is the interpreter's)."""
+        self._call(node, OPERATOR_KINDS["__await__"], self.ref(node.value), "__await__")
+        _push(stack, self.scope, node.value)
 
     def _boolean(self, node: ast.BoolOp, stack: Stack) -> None:
         """``a and b``/``a or b`` tests every operand but the last (whose value it gives)."""
@@ -539,6 +545,7 @@ ExpressionCollector.EXPRESSIONS = {
     ast.Set: ExpressionCollector._sequence,
     ast.Dict: ExpressionCollector._dict,
     ast.UnaryOp: ExpressionCollector._unary,
+    ast.Await: ExpressionCollector._await,
     ast.BoolOp: ExpressionCollector._boolean,
     ast.IfExp: ExpressionCollector._conditional,
     ast.FormattedValue: ExpressionCollector._formatted,
