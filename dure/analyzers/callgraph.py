@@ -16,7 +16,7 @@ from dure.analyzers.expressions import REFLECTED_COMPARISONS
 from dure.analyzers.model import Certainty, SiteRow
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.refs import BINARY_DUNDER_NAMES, ref_text
-from dure.analyzers.summary import STARRED, CallRecord, ModuleSummary, Ref
+from dure.analyzers.summary import STARRED, CallRecord, ModuleSummary, Ref, Scope
 from dure.analyzers.values import Vals, Value, ordered, union
 
 #: Builtins that call a protocol method of their argument.
@@ -164,6 +164,8 @@ REFLECTED = {
 }
 
 
+#: What a ``property(...)`` accessor the index cannot name stands for among the accessors found.
+UNKNOWN_ACCESSOR = "?"
 #: How many functions away an argument passed on through parameters is followed (see _passed_values).
 MAX_PASSES = 8
 #: Modules whose classes give a subclass no ``__init__`` call worth naming: builtin classes (``Error()`` of
@@ -188,6 +190,36 @@ class ResolvedSite:
     targets: list[ResolvedTarget] = field(default_factory=list)
     reads_parameters: bool = False  # its first resolution read a value computed from a parameter
     position: int = 0  # among its module's sites (calls, then property reads): names it across processes
+
+
+@dataclass(frozen=True, slots=True)
+class _Properties:
+    """The repository's properties: the names reading (``setter_names``: assigning) which may run one, and
+    the accessor functions; ``assigned``: ``name = property(getter, setter)`` in a class body, by (class,
+    name)."""
+
+    names: frozenset[str]
+    getters: frozenset[str]
+    setter_names: frozenset[str]
+    setters: frozenset[str]
+    assigned: dict[tuple[str, str], tuple[Ref | None, Ref | None]]
+
+
+def _assigned_properties(scope: Scope) -> dict[tuple[str, str], tuple[Ref | None, Ref | None]]:
+    """``name = property(getter, setter)`` in the class body ``scope``: the refs of the accessors given
+    (as written: found from the summary alone; ``None`` is no accessor)."""
+    found: dict[tuple[str, str], tuple[Ref | None, Ref | None]] = {}
+    for name, bindings in scope.bindings.items():
+        if len(bindings) != 1 or bindings[0].kind != "val":
+            continue
+        ref = bindings[0].a
+        if ref[0] != "c" or ref[1] != ("n", "property") or not ref[2]:
+            continue
+        given = [None if arg == ("k", "NoneType") else arg for arg in ref[2][:2]]
+        getter, setter = given[0], given[1] if len(given) > 1 else None
+        if getter is not None or setter is not None:
+            found[(scope.owner, name)] = (getter, setter)
+    return found
 
 
 class CallResolver:
@@ -883,6 +915,10 @@ class CallResolver:
             if value[0] != "I":
                 continue
             found = self._property_functions(value[1], attr, exact=value[2], setter=setter)
+            if UNKNOWN_ACCESSOR in found:
+                found = [g for g in found if g != UNKNOWN_ACCESSOR]
+                targets.append(ResolvedTarget(attr, Certainty.UNRESOLVED))
+                unique = False
             certain = unique and len(found) == 1 and not self._caches(found[0])
             targets.extend(
                 ResolvedTarget(g, Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for g in found
@@ -939,50 +975,65 @@ class CallResolver:
         return found
 
     def _find_property_functions(self, cls: str, attr: str, exact: bool, setter: bool) -> list[str]:
-        wanted = self.property_setters if setter else self.property_getters
+        index = self._property_index
+        wanted = index.setters if setter else index.getters
         found: set[str] = set()
         classes = [cls] if exact else [cls, *self.program.subclasses(cls)]
         for klass in classes:
-            for _owner, bindings in self.program.class_member(klass, attr):
+            for owner, bindings in self.program.class_member(klass, attr):
                 found.update(b.a for b, _ in bindings if b.kind == "def" and b.a in wanted)
+                accessor = index.assigned.get((owner, attr), (None, None))[1 if setter else 0]
+                if accessor is not None:
+                    found.update(self._accessors(owner, accessor))
         return sorted(found)
+
+    def _accessors(self, owner: str, accessor: Ref) -> list[str]:
+        """The functions ``accessor`` (an argument of ``property(...)`` in the body of class ``owner``) may
+        be; :data:`UNKNOWN_ACCESSOR` among them when it may be something else."""
+        key = self.program.def_scope.get(owner)
+        if key is None:
+            return [UNKNOWN_ACCESSOR]
+        found = self.evaluator.evaluate(accessor, key)
+        functions = [value[1] for value in ordered(found.values) if value[0] == "F"]
+        if not found.complete or len(functions) != len(found.values):
+            functions.append(UNKNOWN_ACCESSOR)
+        return functions
 
     @property
     def property_names(self) -> frozenset[str]:
-        return self._property_index[0]
-
-    @property
-    def property_getters(self) -> frozenset[str]:
-        return self._property_index[1]
+        return self._property_index.names
 
     @property
     def setter_names(self) -> frozenset[str]:
-        return self._property_index[2]
+        return self._property_index.setter_names
+
+    _property_cache: _Properties | None = None
 
     @property
-    def property_setters(self) -> frozenset[str]:
-        return self._property_index[3]
-
-    _property_cache: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]] | None = None
-
-    @property
-    def _property_index(self) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    def _property_index(self) -> _Properties:
         if self._property_cache is None:
             getters: set[str] = set()
             setters: set[str] = set()
+            assigned: dict[tuple[str, str], tuple[Ref | None, Ref | None]] = {}
             for summary in self.program.summaries.values():
                 for scope in summary.scopes:
+                    if scope.kind == "class":
+                        assigned.update(_assigned_properties(scope))
                     if scope.method_kind != "property":
                         continue
                     if any(t.endswith(".setter") for t in scope.decorator_texts):
                         setters.add(scope.owner)
                     elif not any(t.endswith(".deleter") for t in scope.decorator_texts):
                         getters.add(scope.owner)
-            self._property_cache = (
-                frozenset(g.rpartition(".")[2] for g in getters) | self._descriptor_names(),
+            self._property_cache = _Properties(
+                frozenset(g.rpartition(".")[2] for g in getters)
+                | {attr for (_, attr), (getter, _) in assigned.items() if getter is not None}
+                | self._descriptor_names(),
                 frozenset(getters),
-                frozenset(g.rpartition(".")[2] for g in setters),
+                frozenset(g.rpartition(".")[2] for g in setters)
+                | {attr for (_, attr), (_, setter) in assigned.items() if setter is not None},
                 frozenset(setters),
+                assigned,
             )
         return self._property_cache
 
