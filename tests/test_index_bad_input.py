@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import TemporaryRepo
 
-from dure.analyzers import RepoIndex, build_index
+from dure.analyzers import RepoIndex, build_index, builder
 from dure.analyzers.source import MAX_SOURCE_BYTES
 
 GOOD = {"good.py": "def ok():\n    return helper()\n\n\ndef helper():\n    return 1\n"}
@@ -224,3 +224,28 @@ def test_unreadable_file_is_a_diagnostic(temporary_repo: TemporaryRepo) -> None:
     path, _, reason = only_diagnostic(index)
     assert (path, reason.startswith("cannot read")) == ("secret.py", True)
     assert_good_file_indexed(index)
+
+
+def test_a_collector_defect_skips_only_its_file(
+    temporary_repo: TemporaryRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside the tests' strict mode, an exception the collector raises on one file is that file's
+    diagnostic: the other files are indexed."""
+    real_collect = builder.collect
+
+    def failing_on_broken(source, tree, text):  # type: ignore[no-untyped-def]
+        if source.relpath == "broken.py":
+            raise KeyError("unexpected node")
+        return real_collect(source, tree, text)
+
+    monkeypatch.setattr(builder, "collect", failing_on_broken)
+    monkeypatch.delenv("DURE_STRICT", raising=False)
+    index = index_with(temporary_repo, {"broken.py": "x = 1\n"})
+    path, line, reason = only_diagnostic(index)
+    assert (path, line) == ("broken.py", 0)
+    assert reason == "internal error, file skipped: KeyError: 'unexpected node'"
+    assert_good_file_indexed(index)
+
+    monkeypatch.setenv("DURE_STRICT", "1")
+    with pytest.raises(KeyError):
+        index_with(temporary_repo, {"broken.py": "x = 1\n"})

@@ -70,6 +70,11 @@ def summarise_file(source: SourceFile, data: bytes) -> FileResult:
         if os.environ.get(STRICT_ENV):
             raise
         return FileResult(source.relpath, None, Diagnostic(source.relpath, 0, str(problem)), 0)
+    except Exception as problem:  # a defect of the collector on this file: the rest is indexed all the same
+        if os.environ.get(STRICT_ENV):
+            raise
+        reason = f"internal error, file skipped: {type(problem).__name__}: {problem}"
+        return FileResult(source.relpath, None, Diagnostic(source.relpath, 0, reason), 0)
     return FileResult(source.relpath, summary, None, lines)
 
 

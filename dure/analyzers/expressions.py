@@ -207,6 +207,7 @@ class ExpressionCollector(ScopeTracker):
             elif type(argument) is ast.Starred:
                 ref = STARRED
                 self._use(argument.value)
+                self._call(argument, "iter", self.ref(argument.value), "*")  # ``f(*xs)`` iterates ``xs``
                 walk.append((argument, scope))
             else:
                 ref = self.ref(argument)
@@ -329,6 +330,7 @@ class ExpressionCollector(ScopeTracker):
             function.is_generator = True
             if type(node) is ast.YieldFrom:
                 function.yields.append(("it", self.ref(node.value)))
+                self._call(node, "iter", self.ref(node.value), "yield from")  # it iterates its operand
             else:
                 function.yields.append(self.ref(node.value) if node.value is not None else ("k", "NoneType"))
         if node.value is not None:
@@ -339,6 +341,9 @@ class ExpressionCollector(ScopeTracker):
         for item in node.elts:
             if type(item) in MAY_BE_USES:
                 self._use(item)
+            if type(item) is ast.Starred and not isinstance(getattr(node, "ctx", None), ast.Store):
+                # ``[*xs]`` iterates ``xs`` (a set display has no context: it is always read)
+                self._call(item, "iter", self.ref(item.value), "*")
         scope = self.scope
         stack.extend([(item, scope) for item in node.elts if type(item) not in INERT])
 
@@ -370,7 +375,7 @@ class ExpressionCollector(ScopeTracker):
         if position < len(arguments):
             added = arguments[position]
             ref = self.ref(added) if type(added) is ast.Starred else args[position]
-            value = ("i", ref, None) if func.attr == "extend" else ref
+            value = ("it", ref) if func.attr == "extend" else ref  # extend iterates its argument
             self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(func.value), value))
 
     def _call(
@@ -460,12 +465,13 @@ class ExpressionCollector(ScopeTracker):
                 and len(items) == len(target.elts)
                 and not any(isinstance(e, ast.Starred) for e in (*target.elts, *items))
             )
-            starred = any(isinstance(e, ast.Starred) for e in target.elts)
+            if not pairwise and value_node is not None and value != UNKNOWN:
+                self._call(value_node, "iter", value, "unpacking")  # ``a, b = obj`` iterates ``obj``
             for index, element in enumerate(target.elts):
                 if pairwise and items is not None:
                     self.target(element, self.ref(items[index]), items[index])
-                elif value != UNKNOWN and not starred:
-                    self.target(element, ("i", value, index), None)
+                elif value != UNKNOWN:  # an item of what iterating the value gives (a starred one: a list)
+                    self.target(element, ("it", value), None)
                 else:
                     self.target(element, UNKNOWN, None)
         elif isinstance(target, ast.Starred):
