@@ -912,6 +912,17 @@ class CallResolver:
         for value in ordered(receiver.values):
             if value[0] in ("I", "C") and not setter:
                 targets.extend(self._descriptor_getters(value, attr, unique))
+            if value[0] == "S" and not setter:  # ``super().p`` (a proxy sets no attribute through a property)
+                getters = self._super_getters(value[1], attr)
+                certain = unique and len(getters) == 1 and getters[0] != UNKNOWN_ACCESSOR
+                certain = certain and not self._caches(getters[0])
+                if UNKNOWN_ACCESSOR in getters:
+                    getters.remove(UNKNOWN_ACCESSOR)
+                    targets.append(ResolvedTarget(attr, Certainty.UNRESOLVED))
+                targets.extend(
+                    ResolvedTarget(g, Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1)
+                    for g in getters
+                )
             if value[0] != "I":
                 continue
             found = self._property_functions(value[1], attr, exact=value[2], setter=setter)
@@ -924,6 +935,22 @@ class CallResolver:
                 ResolvedTarget(g, Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for g in found
             )
         return _deduplicate(targets)
+
+    def _super_getters(self, cls: str, attr: str) -> list[str]:
+        """The getters of property ``attr`` that ``super().attr`` in a method of ``cls`` may run: found after
+        ``cls`` on the MRO of each class ``self`` may be an instance of."""
+        program = self.program
+        found: set[str] = set()
+        for klass in program.dispatch_classes(cls, attr):
+            mro = program.mro(klass)
+            for later in mro[mro.index(cls) + 1 :] if cls in mro else ():
+                if program.class_scope(later) is None:
+                    continue
+                bindings = program.bindings(program.def_scope[later], attr)
+                if bindings:
+                    found.update(self._property_functions(later, attr, exact=True, setter=False))
+                    break
+        return sorted(found)
 
     def _descriptor_getters(self, receiver: Value, attr: str, unique: bool) -> list[ResolvedTarget]:
         """``obj.attr`` (or ``Cls.attr``) where the class attribute ``attr`` is a descriptor runs its
