@@ -97,6 +97,7 @@ ITEM_BUILDERS = {
     "builtins.filter": ("filter", 1),
     "builtins.map": ("map", 1),
     "builtins.enumerate": ("enumerate", 0),
+    "builtins.iter": ("iterator", 0),
 }
 #: Container values whose items are pairs of a key or count and an item they hold.
 PAIRED = frozenset({"enumerate", "dict_items"})
@@ -1012,6 +1013,9 @@ class Evaluator:
         held = self._held_items(path, args, key)
         if held is not None and held.values:  # else the builtin instance it is (one value, as ``set()``)
             return single(("Q", held, ITEM_BUILDERS[path][0]))
+        if path == "builtins.next" and args and STARRED not in args:  # an item, or the default
+            parts = [self.item(args[0], key, iterating=True), *[self.evaluate(a, key) for a in args[1:2]]]
+            return incomplete(union(parts))
         name = path.removeprefix("builtins.")
         if path.startswith("builtins.") and name in BUILTIN_TYPES:
             return single(("XI", path))
