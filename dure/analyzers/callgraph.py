@@ -897,14 +897,30 @@ class CallResolver:
         A read of a property's name on a receiver the index cannot name may run that property: unresolved.
         """
         ref = site.record.func
-        names = self.setter_names if setter else self.property_names
-        if ref[0] != "a" or ref[2] not in names:
+        if ref[0] != "a":
+            return []
+        named = ref[2] in (self.setter_names if setter else self.property_names)
+        hooked = setter and self._setattr_defined
+        if not named and not hooked:
             return []
         receiver = self.evaluator.evaluate(ref[1], site.key)
-        targets = self._property_targets(receiver, ref[2], setter=setter)
-        if not receiver.complete:
+        targets = self._property_targets(receiver, ref[2], setter=setter) if named else []
+        if hooked:  # ``obj.x = v`` calls ``type(obj).__setattr__``
+            targets.extend(self._protocol(receiver, ("__setattr__",)))
+        if named and not receiver.complete:
             targets.append(ResolvedTarget(site.record.text, Certainty.UNRESOLVED))
-        return targets
+        return _deduplicate(targets)
+
+    _setattr_cache: bool | None = None
+
+    @property
+    def _setattr_defined(self) -> bool:
+        """Whether a class of the repository defines ``__setattr__`` (else no assignment is a call of one)."""
+        if self._setattr_cache is None:
+            program = self.program
+            definers = program._definers.get("__setattr__") or set()
+            self._setattr_cache = bool(program.class_scopes.keys() & definers)
+        return self._setattr_cache
 
     def _property_targets(self, receiver: Vals, attr: str, *, setter: bool = False) -> list[ResolvedTarget]:
         targets: list[ResolvedTarget] = []
@@ -912,6 +928,8 @@ class CallResolver:
         for value in ordered(receiver.values):
             if value[0] in ("I", "C") and not setter:
                 targets.extend(self._descriptor_getters(value, attr, unique))
+            if value[0] == "I" and setter:
+                targets.extend(self._descriptor_setters(value, attr, unique))
             if value[0] == "S" and not setter:  # ``super().p`` (a proxy sets no attribute through a property)
                 getters = self._super_getters(value[1], attr)
                 certain = unique and len(getters) == 1 and getters[0] != UNKNOWN_ACCESSOR
@@ -973,6 +991,29 @@ class CallResolver:
                         certain = certain and getters.is_exact() and len(functions) == 1
                         if functions and receiver[0] == "I" and not self._data_descriptor(value[1], value[2]):
                             certain = False
+                        targets.extend(ResolvedTarget(f, Certainty.POSSIBLE, 1) for f in functions)
+        if certain and len(targets) == 1:
+            targets[0].certainty = Certainty.CERTAIN
+        return targets
+
+    def _descriptor_setters(self, receiver: Value, attr: str, unique: bool) -> list[ResolvedTarget]:
+        """``obj.attr = v`` where the class attribute ``attr`` is a descriptor defining ``__set__`` runs it
+        (a data descriptor wins over the instance's own attribute)."""
+        program, evaluator = self.program, self.evaluator
+        classes = [receiver[1]] if receiver[2] else [receiver[1], *sorted(program.subclasses(receiver[1]))]
+        targets: list[ResolvedTarget] = []
+        certain = unique
+        for klass in classes:
+            for _owner, bindings in program.class_member(klass, attr):
+                for binding, where in bindings:
+                    stored = evaluator.binding(binding, where)
+                    certain = certain and stored.is_exact() and len(bindings) == 1
+                    for value in ordered(stored.values):
+                        if value[0] != "I":
+                            continue
+                        setters = evaluator.instance_member(value[1], "__set__", exact=value[2])
+                        functions = [f[1] for f in ordered(setters.values) if f[0] == "F"]
+                        certain = certain and setters.is_exact() and len(functions) == 1
                         targets.extend(ResolvedTarget(f, Certainty.POSSIBLE, 1) for f in functions)
         if certain and len(targets) == 1:
             targets[0].certainty = Certainty.CERTAIN
@@ -1058,7 +1099,8 @@ class CallResolver:
                 | self._descriptor_names(),
                 frozenset(getters),
                 frozenset(g.rpartition(".")[2] for g in setters)
-                | {attr for (_, attr), (_, setter) in assigned.items() if setter is not None},
+                | {attr for (_, attr), (_, setter) in assigned.items() if setter is not None}
+                | self._descriptor_names(),
                 frozenset(setters),
                 assigned,
             )
