@@ -974,31 +974,18 @@ class CallResolver:
         """``obj.attr`` (or ``Cls.attr``) where the class attribute ``attr`` is a descriptor runs its
         ``__get__``. Read through an instance, one that defines neither ``__set__`` nor ``__delete__`` gives
         way to the instance's own attribute (``functools.cached_property`` stores one): possible then."""
-        program, evaluator = self.program, self.evaluator
-        classes = [receiver[1]] if receiver[2] else [receiver[1], *sorted(program.subclasses(receiver[1]))]
-        targets: list[ResolvedTarget] = []
-        certain = unique
-        for klass in classes:
-            for _owner, bindings in program.class_member(klass, attr):
-                for binding, where in bindings:
-                    stored = evaluator.binding(binding, where)
-                    certain = certain and stored.is_exact() and len(bindings) == 1
-                    for value in ordered(stored.values):
-                        if value[0] != "I":
-                            continue
-                        getters = evaluator.instance_member(value[1], "__get__", exact=value[2])
-                        functions = [g[1] for g in ordered(getters.values) if g[0] == "F"]
-                        certain = certain and getters.is_exact() and len(functions) == 1
-                        if functions and receiver[0] == "I" and not self._data_descriptor(value[1], value[2]):
-                            certain = False
-                        targets.extend(ResolvedTarget(f, Certainty.POSSIBLE, 1) for f in functions)
-        if certain and len(targets) == 1:
-            targets[0].certainty = Certainty.CERTAIN
-        return targets
+        return self._descriptor_methods(receiver, attr, unique, "__get__")
 
     def _descriptor_setters(self, receiver: Value, attr: str, unique: bool) -> list[ResolvedTarget]:
         """``obj.attr = v`` where the class attribute ``attr`` is a descriptor defining ``__set__`` runs it
         (a data descriptor wins over the instance's own attribute)."""
+        return self._descriptor_methods(receiver, attr, unique, "__set__")
+
+    def _descriptor_methods(
+        self, receiver: Value, attr: str, unique: bool, method: str
+    ) -> list[ResolvedTarget]:
+        """The ``method`` (``__get__``, ``__set__``) of the descriptors class attribute ``attr`` may hold for
+        ``receiver``; certain when there is one, exactly known."""
         program, evaluator = self.program, self.evaluator
         classes = [receiver[1]] if receiver[2] else [receiver[1], *sorted(program.subclasses(receiver[1]))]
         targets: list[ResolvedTarget] = []
@@ -1011,9 +998,12 @@ class CallResolver:
                     for value in ordered(stored.values):
                         if value[0] != "I":
                             continue
-                        setters = evaluator.instance_member(value[1], "__set__", exact=value[2])
-                        functions = [f[1] for f in ordered(setters.values) if f[0] == "F"]
-                        certain = certain and setters.is_exact() and len(functions) == 1
+                        found = evaluator.instance_member(value[1], method, exact=value[2])
+                        functions = [f[1] for f in ordered(found.values) if f[0] == "F"]
+                        certain = certain and found.is_exact() and len(functions) == 1
+                        shadowed = method == "__get__" and receiver[0] == "I"
+                        if functions and shadowed and not self._data_descriptor(value[1], value[2]):
+                            certain = False
                         targets.extend(ResolvedTarget(f, Certainty.POSSIBLE, 1) for f in functions)
         if certain and len(targets) == 1:
             targets[0].certainty = Certainty.CERTAIN
