@@ -1044,7 +1044,21 @@ class Evaluator:
             return single(("Q", self.namespace(key[0]), "dict"))
         if path == "functools.partial" and args:
             return inexact(self.evaluate(args[0], key))
+        if path == "builtins.staticmethod" and len(args) == 1 and STARRED not in args:
+            return self._plain_functions(self.evaluate(args[0], key))
         return UNKNOWN_VALS
+
+    def _plain_functions(self, funcs: Vals) -> Vals:
+        """What ``staticmethod(f)`` gives: ``f`` itself, read from its class or an instance and called
+        (a staticmethod object is callable), when every ``f`` is a function that is no method (a method's
+        first parameter would be taken for its instance); else unknown."""
+        program = self.program
+        for value in funcs.values:
+            key = program.def_scope.get(value[1]) if value[0] == "F" else None
+            scope = program.scope(key) if key is not None else None
+            if scope is None or scope.method_of is not None:
+                return UNKNOWN_VALS
+        return funcs if funcs.values else UNKNOWN_VALS
 
     def _held_items(self, path: str, args: tuple[Ref, ...], key: ScopeKey) -> Vals | None:
         """The items of what a builtin of :data:`ITEM_BUILDERS` makes from its arguments (None: another

@@ -1,0 +1,39 @@
+def helper(value):
+    return value
+
+
+def other(value):
+    return value
+
+
+class Tool:
+    run = staticmethod(helper)
+
+    def go(self):
+        return self.run(1)
+
+
+class Special(Tool):
+    run = staticmethod(other)
+
+
+class Method:
+    def _impl(value):
+        return value
+
+    run = staticmethod(_impl)  # a function of the class body: not followed (its first parameter)
+
+
+def exact():
+    Tool.run(2)
+    return Tool().run(3)
+
+
+def dispatched(tool):
+    return tool.go()
+
+
+exact()
+dispatched(Tool())
+dispatched(Special())
+Method.run(4)
