@@ -1050,10 +1050,12 @@ class Evaluator:
 
     def _plain_functions(self, funcs: Vals) -> Vals:
         """What ``staticmethod(f)`` gives: ``f`` itself, read from its class or an instance and called
-        (a staticmethod object is callable), when every ``f`` is a function that is no method (a method's
-        first parameter would be taken for its instance); else unknown."""
+        (a staticmethod object is callable), when every ``f`` is a class, an external name or a function
+        that is no method (a method's first parameter would be taken for its instance); else unknown."""
         program = self.program
         for value in funcs.values:
+            if value[0] in ("C", "X"):
+                continue
             key = program.def_scope.get(value[1]) if value[0] == "F" else None
             scope = program.scope(key) if key is not None else None
             if scope is None or scope.method_of is not None:

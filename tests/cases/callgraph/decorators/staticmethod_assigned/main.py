@@ -1,3 +1,6 @@
+import os.path
+
+
 def helper(value):
     return value
 
@@ -17,6 +20,16 @@ class Special(Tool):
     run = staticmethod(other)
 
 
+class Point:
+    def __init__(self, x):
+        self.x = x
+
+
+class Factory:
+    make = staticmethod(Point)
+    join = staticmethod(os.path.join)
+
+
 class Method:
     def _impl(value):
         return value
@@ -26,6 +39,8 @@ class Method:
 
 def exact():
     Tool.run(2)
+    Factory().make(1)
+    Factory.join("a", "b")
     return Tool().run(3)
 
 
