@@ -850,6 +850,9 @@ class Evaluator:
             if value[0] == "I" and self._may_be_descriptor(value[1], exact=value[2]):
                 parts.append(self._descriptor_result(value[1], exact=value[2]))
                 continue
+            if value[0] == "K":  # ``classmethod(f)``: bound to the class, read from it or an instance
+                values.add(("F", value[1], True))
+                continue
             if value[0] != "F":
                 values.add(value)
                 continue
@@ -1046,19 +1049,33 @@ class Evaluator:
             return inexact(self.evaluate(args[0], key))
         if path == "builtins.staticmethod" and len(args) == 1 and STARRED not in args:
             return self._plain_functions(self.evaluate(args[0], key))
+        if path == "builtins.classmethod" and len(args) == 1 and STARRED not in args:
+            return self._class_methods(self.evaluate(args[0], key))
         return UNKNOWN_VALS
+
+    def _class_methods(self, funcs: Vals) -> Vals:
+        """What ``classmethod(f)`` gives: a ``("K", f, False)`` value, which a read from its class or an
+        instance binds to the class (see :meth:`_bind_access`), when every ``f`` is a function that is no
+        method; else unknown."""
+        found: set[Value] = set()
+        for value in funcs.values:
+            if value[0] != "F" or not self._is_plain_function(value[1]):
+                return UNKNOWN_VALS
+            found.add(("K", value[1], False))
+        return Vals(frozenset(found), funcs.complete, funcs.exact) if found else UNKNOWN_VALS
+
+    def _is_plain_function(self, qualname: str) -> bool:
+        """Whether ``qualname`` is a function of the repository that is no method."""
+        key = self.program.def_scope.get(qualname)
+        scope = self.program.scope(key) if key is not None else None
+        return scope is not None and scope.method_of is None
 
     def _plain_functions(self, funcs: Vals) -> Vals:
         """What ``staticmethod(f)`` gives: ``f`` itself, read from its class or an instance and called
         (a staticmethod object is callable), when every ``f`` is a class, an external name or a function
         that is no method (a method's first parameter would be taken for its instance); else unknown."""
-        program = self.program
         for value in funcs.values:
-            if value[0] in ("C", "X"):
-                continue
-            key = program.def_scope.get(value[1]) if value[0] == "F" else None
-            scope = program.scope(key) if key is not None else None
-            if scope is None or scope.method_of is not None:
+            if value[0] not in ("C", "X") and (value[0] != "F" or not self._is_plain_function(value[1])):
                 return UNKNOWN_VALS
         return funcs if funcs.values else UNKNOWN_VALS
 

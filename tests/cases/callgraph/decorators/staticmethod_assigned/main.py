@@ -9,6 +9,10 @@ def other(value):
     return value
 
 
+def create(cls, value):
+    return value(cls)
+
+
 class Tool:
     run = staticmethod(helper)
 
@@ -27,6 +31,7 @@ class Point:
 
 class Factory:
     make = staticmethod(Point)
+    build = classmethod(create)
     join = staticmethod(os.path.join)
 
 
@@ -41,6 +46,8 @@ def exact():
     Tool.run(2)
     Factory().make(1)
     Factory.join("a", "b")
+    Factory.build(helper)
+    Factory().build(helper)
     return Tool().run(3)
 
 
