@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -312,3 +313,45 @@ def test_the_interpreter_replaces_python(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv(_evidence.PYTHON_ENV, sys.executable)
     assert runtime.pytest_command(["python3", "-m", "pytest", "-q"]) == [sys.executable, "-m", "pytest", "-q"]
     assert runtime.pytest_command(["pytest", "-q"]) == [sys.executable, "-m", "pytest", "-q"]
+
+
+def test_requirements_are_checked_in_the_test_interpreter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tests run on ``$DURE_TEST_PYTHON``: what it holds decides, not what dure's interpreter holds."""
+    other = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(other)], check=True)
+    python = str(other / "bin" / "python")
+    monkeypatch.setenv(_evidence.PYTHON_ENV, python)
+    bare = missing_requirement(TESTS)
+    assert bare == f"pytest is not installed in {python}"  # although this interpreter has pytest
+
+    site = next(other.glob("lib/python*/site-packages"))
+    for name, version in (("pytest", "8.0"), ("dure-only-there", "1.2")):
+        info = site / f"{name.replace('-', '_')}-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    packaging = Path(importlib.util.find_spec("packaging").origin).parent  # type: ignore[union-attr,arg-type]
+    (site / "packaging").symlink_to(packaging)
+    assert missing_requirement(TestSpec(TESTS.command, deps=("dure-only-there>=1",))) is None
+    assert runtime._requirements.unmet(["dure-only-there>=1"], sys.executable) is not None  # not here
+    unmet = missing_requirement(TestSpec(TESTS.command, deps=("dure-only-there>=2",)))
+    assert unmet == (
+        f"the test dependency 'dure-only-there>=2' is not met: dure-only-there 1.2 is installed in {python}"
+    )
+
+
+def test_a_test_interpreter_that_cannot_run_is_a_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(_evidence.PYTHON_ENV, str(tmp_path / "no-such-python"))
+    unmet = missing_requirement(TESTS)
+    assert unmet is not None
+    assert unmet.startswith(f"cannot run the test interpreter {tmp_path / 'no-such-python'}")
+    broken = tmp_path / "broken-python"
+    broken.write_text("#!/bin/sh\necho 'no python here' >&2\nexit 3\n")
+    broken.chmod(0o755)
+    monkeypatch.setenv(_evidence.PYTHON_ENV, str(broken))
+    assert missing_requirement(TESTS) == (
+        f"the test interpreter {broken} cannot check the test dependencies: no python here"
+    )

@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.metadata
 import json
 import os
+import shutil
+import subprocess
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dure.analyzers import tracing
+from dure.analyzers import _requirements, tracing
 from dure.analyzers.builder import ANALYZER_VERSION
 from dure.corpus.manifest import TestSpec
 from dure.errors import DureError
@@ -98,31 +99,47 @@ def collect_evidence(
 
 
 def missing_requirement(tests: TestSpec) -> str | None:
-    """Why the tests cannot run here: pytest or a declared test dependency is not installed."""
-    try:
-        importlib.metadata.distribution("pytest")
-    except importlib.metadata.PackageNotFoundError:
-        return f"pytest is not installed in {sys.executable}"
-    return next(filter(None, map(_unmet, tests.deps)), None)
+    """Why the tests cannot run: pytest or a declared test dependency is not installed in the test
+    interpreter (``$DURE_TEST_PYTHON``, else this one), which is asked when it is another."""
+    python = _evidence.test_python()
+    if _is_this_interpreter(python):
+        return _requirements.unmet(tests.deps, sys.executable)
+    return _unmet_in(python, tests.deps)
 
 
-def _unmet(requirement: str) -> str | None:
-    """What is wrong with one PEP 508 requirement here, or ``None`` (also when its marker excludes it)."""
-    from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415 - pytest brings it
+#: How long the test interpreter may take to say what it lacks.
+REQUIREMENTS_TIMEOUT = 60.0
 
+
+def _is_this_interpreter(python: str) -> bool:
+    """Whether ``python`` names this interpreter (as a path: two virtualenvs share their base's binary)."""
+    found = shutil.which(python) or python
+    return os.path.abspath(found) == os.path.abspath(sys.executable)
+
+
+def _unmet_in(python: str, requirements: Sequence[str]) -> str | None:
+    """:func:`dure.analyzers._requirements.unmet`, answered by the interpreter ``python``."""
+    source = Path(_requirements.__file__).read_text(encoding="utf-8")
     try:
-        wanted = Requirement(requirement)
-    except InvalidRequirement as problem:
-        return f"cannot read the test dependency {requirement!r}: {problem}"
-    if wanted.marker is not None and not wanted.marker.evaluate():
-        return None
+        done = subprocess.run(
+            [python, "-c", source, json.dumps(list(requirements))],
+            capture_output=True,
+            text=True,
+            timeout=REQUIREMENTS_TIMEOUT,
+            cwd=os.path.abspath(os.sep),  # nothing of the current directory shadows what it imports
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as problem:
+        return f"cannot run the test interpreter {python}: {problem}"
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        return f"the test interpreter {python} cannot check the test dependencies: {last}"
     try:
-        version = importlib.metadata.distribution(wanted.name).version
-    except importlib.metadata.PackageNotFoundError:
-        return f"the test dependency {wanted.name} is not installed in {sys.executable}"
-    if not wanted.specifier.contains(version, prereleases=True):
-        return f"the test dependency {requirement!r} is not met: {wanted.name} {version} is installed"
-    return None
+        answer = json.loads(lines[-1])
+    except ValueError:
+        return f"the test interpreter {python} gave no answer about the test dependencies: {lines[-1]!r}"
+    return answer if isinstance(answer, str) else None
 
 
 def pytest_command(command: Sequence[str]) -> list[str]:
