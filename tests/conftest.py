@@ -20,6 +20,9 @@ os.environ.setdefault("DURE_STRICT", "1")
 
 RepoFiles = Mapping[str, str | bytes]
 
+#: The ground-truth cases are inputs to the index (some are test files of their own little repositories).
+collect_ignore = ["cases"]
+
 
 @pytest.fixture
 def checker_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:

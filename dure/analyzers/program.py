@@ -44,6 +44,10 @@ class Program:
             for qualname, scope_id in summary.def_scopes.items():
                 self.def_scope.setdefault(qualname, (module, scope_id))
         self.redefined = _redefined(self.summaries)
+        # test modules whose directory is not a package, by module: the directory pytest puts first on
+        # sys.path to import them (see test_path_import)
+        self.test_directories = _test_directories(self.summaries)
+        self._test_path_memo: dict[str, list[str]] = {}
         # bindings made from another scope (see bind_elsewhere, store_elsewhere), and the names they bind: a
         # name outside these sets is bound in a scope only if that scope's own bindings name it
         self.extra_bindings: dict[tuple[ScopeKey, str], list[tuple[Binding, ScopeKey]]] = defaultdict(list)
@@ -179,8 +183,38 @@ class Program:
             if last and not self._eager_call_between(key[0], own[0].line, own[last].line):
                 own = own[last:]
         found = [(own[0], key)] if len(own) == 1 else [(b, key) for b in own]
+        if key[0] in self.test_directories:
+            found = self._on_test_path(key[0], found)
         extra = self.extra_bindings.get((key, name))
         return found + extra if extra else found
+
+    def test_path_import(self, module: str, path: str) -> str | None:
+        """The module an absolute import of ``path`` in ``module`` gets: pytest (its default ``prepend``
+        import mode) imports a test module of a directory that is not a package with that directory first on
+        ``sys.path``, so ``import helpers`` in ``tests/test_x.py`` is ``tests/helpers.py``. None when that is
+        not certain: another such directory, or the top of the repository, holds a module of that name too
+        (which one wins depends on the order pytest collects them in)."""
+        directory = self.test_directories.get(module)
+        if directory is None:
+            return path
+        top = path.partition(".")[0]
+        holders = self._test_path_memo.get(top)
+        if holders is None:
+            holders = self._test_path_memo[top] = sorted(
+                {d for d in self.test_directories.values() if self.is_module(f"{d}.{top}")}
+            )
+        if not holders:
+            return path
+        if holders == [directory] and not self.is_module(top):
+            return f"{directory}.{path}"
+        return None
+
+    def _on_test_path(
+        self, module: str, found: list[tuple[Binding, ScopeKey]]
+    ) -> list[tuple[Binding, ScopeKey]]:
+        """The bindings ``found`` in ``module``, their imports found as :meth:`test_path_import` finds them
+        (a relative import, made absolute, starts with a directory of the repository: it stays as it is)."""
+        return [(_imported_on_test_path(self, module, b), where) for b, where in found]
 
     def _eager_call_between(self, module: str, first: int, last: int) -> bool:
         """Whether code runs between two bindings at import time (a call could see the earlier one)."""
@@ -205,7 +239,8 @@ class Program:
         elif here.kind != "module" and name in here.bindings and name not in here.nonlocal_names:
             if here.kind == "class":
                 return self.bindings(key, name, runtime=runtime)
-            return _local_bindings(here, key, name, runtime)
+            found = _local_bindings(here, key, name, runtime)
+            return found if module not in self.test_directories else self._on_test_path(module, found)
         while here.kind != "module":  # enclosing scopes, class bodies aside
             if here.parent is None:
                 return None
@@ -213,7 +248,8 @@ class Program:
             if here.kind in ("class", "module"):
                 continue
             if name in here.bindings and name not in here.nonlocal_names:
-                return _local_bindings(here, (module, here.id), name, runtime)
+                found = _local_bindings(here, (module, here.id), name, runtime)
+                return found if module not in self.test_directories else self._on_test_path(module, found)
         return self.module_member_bindings(module, name, runtime=runtime)
 
     def module_member_bindings(
@@ -506,6 +542,30 @@ def _local_bindings(scope: Scope, key: ScopeKey, name: str, runtime: bool) -> li
 
 #: The scopes a ``def``, ``class`` or ``lambda`` opens.
 DEFINITION_SCOPES = frozenset({"function", "class", "lambda"})
+
+
+def _imported_on_test_path(program: Program, module: str, binding: Binding) -> Binding:
+    if binding.kind not in ("import", "from"):
+        return binding
+    path = program.test_path_import(module, binding.a)
+    if path == binding.a:
+        return binding
+    if path is None:
+        return binding._replace(kind="unknown", a=f"{binding.a}: depends on the order tests run in", b=None)
+    return binding._replace(a=path)
+
+
+def _test_directories(summaries: Mapping[str, ModuleSummary]) -> dict[str, str]:
+    """Test modules (``conftest.py`` among them) in a directory without ``__init__.py``, below the top:
+    their directory's module prefix, by module."""
+    found: dict[str, str] = {}
+    for module, summary in summaries.items():
+        if summary.is_test and not summary.is_package:
+            directory = module.rpartition(".")[0]
+            parent = summaries.get(directory)
+            if directory and (parent is None or not parent.is_package):
+                found[module] = directory
+    return found
 
 
 def _redefined(summaries: Mapping[str, ModuleSummary]) -> dict[str, tuple[ScopeKey, ...]]:

@@ -402,22 +402,27 @@ def _resolve_imports(program: Program, evaluator: Evaluator) -> list[Import]:
     resolved: list[Import] = []
     for _module, summary in sorted(program.summaries.items()):
         for record in summary.imports:
+            target: str | None = record.target
+            if record.level == 0:
+                target = program.test_path_import(record.module, record.target)
+            if target is None:  # which module this is depends on the order pytest collects the tests in
+                resolved.append(_with(record, None, None))
+                continue
             if record.is_star:
-                target = record.target
                 inside = program.is_module(target)
                 resolved.append(_with(record, target if inside else None, None if inside else target))
                 continue
-            vals = evaluator.module_path(record.target) if program.is_module(record.target) else None
+            vals = evaluator.module_path(target) if program.is_module(target) else None
             if vals is None:
-                module_part, _, name = record.target.rpartition(".")
+                module_part, _, name = target.rpartition(".")
                 vals = evaluator.imported(module_part, name) if module_part else evaluator.module_path(name)
             inside_value = next((v for v in vals.values if v[0] in ("F", "C", "M")), None)
             if inside_value is not None and len(vals.values) == 1:
                 resolved.append(_with(record, inside_value[1], None))
-            elif program.is_module(record.target.rpartition(".")[0] or record.target):
+            elif program.is_module(target.rpartition(".")[0] or target):
                 resolved.append(_with(record, None, None))  # names something the repository lacks
             else:
-                resolved.append(_with(record, None, record.target))
+                resolved.append(_with(record, None, target))
     return resolved
 
 
