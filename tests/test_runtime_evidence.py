@@ -327,10 +327,18 @@ def test_requirements_are_checked_in_the_test_interpreter(
     assert bare == f"pytest is not installed in {python}"  # although this interpreter has pytest
 
     site = next(other.glob("lib/python*/site-packages"))
-    for name, version in (("pytest", "8.0"), ("dure-only-there", "1.2")):
+
+    def install(name: str, version: str) -> None:
         info = site / f"{name.replace('-', '_')}-{version}.dist-info"
         info.mkdir()
         (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+
+    install("pytest", "8.0")
+    assert missing_requirement(TESTS) == (
+        f"coverage is not installed in {python} (dure's pytest plugin measures the tests with it)"
+    )
+    install("coverage", "7.4")
+    install("dure-only-there", "1.2")
     packaging = Path(importlib.util.find_spec("packaging").origin).parent  # type: ignore[union-attr,arg-type]
     (site / "packaging").symlink_to(packaging)
     assert missing_requirement(TestSpec(TESTS.command, deps=("dure-only-there>=1",))) is None

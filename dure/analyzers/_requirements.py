@@ -1,4 +1,5 @@
-"""Whether an interpreter has what a repository's tests need: pytest and the declared test dependencies.
+"""Whether an interpreter has what a repository's tests need: pytest, coverage and the declared test
+dependencies.
 
 The check belongs in the interpreter that runs the tests (``$DURE_TEST_PYTHON``), which need not be the one
 running dure: this module is imported here when the two are the same, and otherwise its source is run by
@@ -16,10 +17,11 @@ from collections.abc import Iterable
 
 def unmet(requirements: Iterable[str], python: str) -> str | None:
     """Why the tests cannot run on this interpreter (``python`` names it), or ``None``."""
-    try:
-        importlib.metadata.distribution("pytest")
-    except importlib.metadata.PackageNotFoundError:
-        return f"pytest is not installed in {python}"
+    for runner, why in (("pytest", ""), ("coverage", " (dure's pytest plugin measures the tests with it)")):
+        try:
+            importlib.metadata.distribution(runner)
+        except importlib.metadata.PackageNotFoundError:
+            return f"{runner} is not installed in {python}{why}"
     for requirement in requirements:
         problem = _unmet(requirement, python)
         if problem is not None:
