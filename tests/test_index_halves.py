@@ -11,7 +11,7 @@ import pytest
 from conftest import TemporaryRepo
 from test_index_cache import snapshot, stored_summaries
 
-from dure.analyzers import RepoIndex, background, build_index, builder, halves
+from dure.analyzers import RepoIndex, build_index, builder, halves
 from dure.analyzers.builder import summarise_file
 from dure.analyzers.cache import IndexCache
 from dure.analyzers.model import Certainty
@@ -199,36 +199,3 @@ def test_entries_the_helper_fails_to_write_are_written_here(
     builder.build_index(root, cache=cache, save_index=False, workers=2)
     assert len(halves_forked) == 1
     assert stored_summaries(cache) == 2
-
-
-def test_a_split_index_is_saved_by_a_child_and_read_back(
-    temporary_repo: TemporaryRepo, halves_forked: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setattr(background, "may_fork", lambda: True)
-    root, cache = temporary_repo(FILES), tmp_path / "cache"
-    first = builder.build_index(root, cache=cache, workers=2)
-    assert len(halves_forked) == 2  # the resolution helper, then the child that saves the index
-    again = builder.build_index(root, cache=cache, workers=2)
-    assert again.statistics.reused
-    assert snapshot(again) == snapshot(first)
-
-
-def test_an_index_its_child_fails_to_save_is_saved_here(
-    temporary_repo: TemporaryRepo, halves_forked: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setattr(background, "may_fork", lambda: True)
-    parent = os.getpid()
-    real_save = IndexCache.save_index
-
-    def dying_in_child(store: IndexCache, fingerprint: str, index: RepoIndex) -> None:
-        if os.getpid() != parent:
-            os._exit(3)
-        real_save(store, fingerprint, index)
-
-    monkeypatch.setattr(IndexCache, "save_index", dying_in_child)
-    root, cache = temporary_repo(FILES), tmp_path / "cache"
-    first = builder.build_index(root, cache=cache, workers=2)
-    assert len(halves_forked) == 2
-    again = builder.build_index(root, cache=cache, workers=2)
-    assert again.statistics.reused
-    assert snapshot(again) == snapshot(first)

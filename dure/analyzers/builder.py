@@ -253,19 +253,12 @@ def _build(
             len(found.files), len(summaries), lines, len(missing), time.perf_counter() - started, False
         )
         index = RepoIndex.from_facts(root, facts, tuple(diagnostics), statistics)
-        saved = _save_index(store if options.save_index else None, fingerprint, index, fork=helper)
+        if store is not None and options.save_index:
+            store.save_index(fingerprint, index)
     except BaseException:
         writer.wait()
         raise
-    return index, (writer.wait, saved.wait)
-
-
-def _save_index(store: IndexCache | None, fingerprint: str, index: RepoIndex, *, fork: bool) -> Background:
-    """Keep the whole index in the cache; for a large one (``fork``), in a child while this process
-    writes the graph out (pickling it takes 0.24 s on Django, as long as writing its JSON)."""
-    if store is None:
-        return Background(lambda: None)
-    return Background.start(lambda: store.save_index(fingerprint, index), fork=fork)
+    return index, (writer.wait,)
 
 
 def _stored_summaries(
