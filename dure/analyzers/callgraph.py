@@ -39,11 +39,18 @@ BUILTIN_PROTOCOLS = {
     "builtins.dir": "__dir__",
     "builtins.divmod": "__divmod__",
     "builtins.pow": "__pow__",
+    "builtins.hex": "__index__",
+    "builtins.oct": "__index__",
+    "builtins.bin": "__index__",
     "operator.index": "__index__",
+    "copy.copy": "__copy__",
+    "copy.deepcopy": "__deepcopy__",
     "math.floor": "__floor__",
     "math.ceil": "__ceil__",
     "math.trunc": "__trunc__",
 }
+#: Of those, the ones that may answer from a table passed to them instead (``copy.deepcopy(x, memo)``).
+MEMOISED_PROTOCOLS = frozenset({"copy.deepcopy"})
 #: Callables outside the repository that never call the functions passed to them (type tests, decorators
 #: that wrap or mark a function, or register it for a type checker): no callback edge from their call sites.
 NEVER_CALL_ARGUMENTS = frozenset(
@@ -637,7 +644,11 @@ class CallResolver:
         evaluate = self.evaluator.evaluate
         targets: list[ResolvedTarget] = []
         if path in BUILTIN_PROTOCOLS and record.args:
-            targets.extend(self._protocol(evaluate(record.args[0], site.key), (BUILTIN_PROTOCOLS[path],)))
+            called = self._protocol(evaluate(record.args[0], site.key), (BUILTIN_PROTOCOLS[path],))
+            if path in MEMOISED_PROTOCOLS and (len(record.args) > 1 or record.keywords):
+                for target in called:
+                    target.certainty = Certainty.POSSIBLE
+            targets.extend(called)
         if path in ATTRIBUTE_READERS and len(record.args) >= 2 and record.args[1][0] == "s":
             targets.extend(self._property_targets(evaluate(record.args[0], site.key), record.args[1][1]))
         if path in RUNS_UNNAMED_CODE:
