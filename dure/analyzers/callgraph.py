@@ -7,6 +7,7 @@ argument gives *possible* targets, complete only when every caller is known).
 
 from __future__ import annotations
 
+import builtins
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -16,8 +17,8 @@ from dure.analyzers.expressions import REFLECTED_COMPARISONS
 from dure.analyzers.model import Certainty, SiteRow
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.refs import BINARY_DUNDER_NAMES, ref_text
-from dure.analyzers.summary import STARRED, CallRecord, ModuleSummary, Ref, Scope
-from dure.analyzers.values import Vals, Value, ordered, union
+from dure.analyzers.summary import STARRED, Binding, CallRecord, ModuleSummary, Ref, Scope
+from dure.analyzers.values import Vals, Value, inexact, ordered, union
 
 #: Builtins that call a protocol method of their argument.
 BUILTIN_PROTOCOLS = {
@@ -51,6 +52,8 @@ BUILTIN_PROTOCOLS = {
 }
 #: Of those, the ones that may answer from a table passed to them instead (``copy.deepcopy(x, memo)``).
 MEMOISED_PROTOCOLS = frozenset({"copy.deepcopy"})
+#: Sites that name what they run (a call, an attribute read, store or deletion): no protocol on a parameter.
+NAMED_KINDS = frozenset({"call", "deco", "attr", "attrset", "attrdel"})
 #: Callables outside the repository that never call the functions passed to them (type tests, decorators
 #: that wrap or mark a function, or register it for a type checker): no callback edge from their call sites.
 NEVER_CALL_ARGUMENTS = frozenset(
@@ -210,6 +213,7 @@ class _Properties:
     setter_names: frozenset[str]
     setters: frozenset[str]
     assigned: dict[tuple[str, str], tuple[Ref | None, Ref | None]]
+    deleter_names: frozenset[str]
 
 
 def _assigned_properties(scope: Scope) -> dict[tuple[str, str], tuple[Ref | None, Ref | None]]:
@@ -258,7 +262,7 @@ class CallResolver:
                 self._first_resolution(site)
                 if site.targets:
                     self.sites.append(site)
-                elif record.kind not in ("call", "deco", "attr", "attrset") and self._on_parameter(site):
+                elif record.kind not in NAMED_KINDS and self._on_parameter(site):
                     self.pending.append(site)
 
     def records(self, module: str) -> list[CallRecord]:
@@ -488,6 +492,8 @@ class CallResolver:
             return self._property_access(site)
         if kind == "attrset":
             return self._property_access(site, setter=True)
+        if kind == "attrdel":
+            return self._deletion(site)
         if kind == "classdef":
             return self._class_creation(record.func[1])
         receiver = self.evaluator.evaluate(record.func, site.key)
@@ -510,6 +516,107 @@ class CallResolver:
         if kind == "op:__getitem__":
             targets.extend(self._subscript_hooks(receiver))
         return targets
+
+    _getattr_cache: bool | None = None
+
+    @property
+    def _getattr_hooks_defined(self) -> bool:
+        """Whether a class or module of the repository defines ``__getattr__``."""
+        if self._getattr_cache is None:
+            self._getattr_cache = bool(self.program._definers.get("__getattr__")) or any(
+                "__getattr__" in summary.scopes[0].bindings for summary in self.program.summaries.values()
+            )
+        return self._getattr_cache
+
+    def _attribute_fallbacks(self, func: Ref, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``obj.name(...)`` where looking ``name`` up finds nothing runs ``__getattr__`` of ``obj``'s class
+        (of its module, for a module): what it returns is then called, and stays unresolved."""
+        attr = func[2]
+        if attr.startswith("__") and attr.endswith("__"):
+            return []  # ``object``'s own, or a special method looked up on the type
+        receiver = self.evaluator.evaluate(func[1], site.key)
+        if len(receiver.values) != 1:
+            return []  # one of several objects: which lacks ``name`` is too loose a guess to claim
+        (value,) = receiver.values
+        unique = receiver.is_exact()
+        if value[0] == "I":
+            return self._instance_fallbacks(value[1], attr, exact=value[2], unique=unique)
+        if value[0] == "M":
+            return self._module_fallback(value[1], attr, unique=unique)
+        return []
+
+    def _instance_fallbacks(self, cls: str, attr: str, *, exact: bool, unique: bool) -> list[ResolvedTarget]:
+        """The ``__getattr__`` that reading ``attr`` on an instance of ``cls`` runs: certain only when no
+        class the instance may be has ``attr`` and one ``__getattr__`` serves them all; else possible."""
+        program = self.program
+        classes = [cls] if exact else [cls, *sorted(program.subclasses(cls))]
+        hooks: set[str] = set()
+        certain = unique and not self._attribute_stores_computed
+        certain = certain and attr not in program.attrs_stored_on_unknown
+        certain = certain and (exact or not program.open_dispatch(cls, "__getattr__"))
+        certain = certain and not (exact is False and program.may_have_dynamic_subclass(cls))
+        for klass in classes:
+            found = self._finds_attribute(klass, attr)
+            if found is not False:
+                certain = False
+                continue
+            if program.is_reclassed(klass) or program.intercepts_attributes(klass, exact=True):
+                certain = False
+            vals = self.evaluator.instance_member(klass, "__getattr__", exact=True)
+            functions = [v[1] for v in ordered(vals.values) if v[0] == "F"]
+            if len(functions) != len(vals.values) or not vals.complete:
+                certain = False
+            hooks.update(functions)
+        certainty = Certainty.CERTAIN if certain and len(hooks) == 1 else Certainty.POSSIBLE
+        return [ResolvedTarget(hook, certainty, 1) for hook in sorted(hooks)]
+
+    def _finds_attribute(self, cls: str, attr: str) -> bool | None:
+        """Whether the normal lookup of ``attr`` on an instance of ``cls`` may find it (None: a base from
+        outside the repository may have it)."""
+        program = self.program
+        if program.class_member(cls, attr):
+            return True
+        class_scopes = program.class_scopes
+        for klass in program.mro(cls):
+            scope = class_scopes.get(klass)
+            if scope is not None and attr in scope.instance_attrs:
+                return True
+            if (klass, attr) in program.extra_instance_attrs:
+                return True
+        for base in program.external_ancestors(cls):
+            builtin = _builtin_class(base)
+            if builtin is None:
+                return None
+            if hasattr(builtin, attr):
+                return True
+        return False
+
+    def _module_fallback(self, module: str, attr: str, *, unique: bool) -> list[ResolvedTarget]:
+        """PEP 562: ``module.name`` for a name the module does not bind runs the module's ``__getattr__``."""
+        program = self.program
+        if module not in program.summaries or module in program.replaced_modules:
+            return []
+        if program.module_member_bindings(module, attr) or program.is_module(f"{module}.{attr}"):
+            return []
+        hook = self.evaluator.module_member(module, "__getattr__")
+        functions = [v[1] for v in ordered(hook.values) if v[0] == "F"]
+        certain = unique and hook.is_exact() and len(functions) == 1
+        certain = certain and module not in program.dynamic_namespaces
+        certainty = Certainty.CERTAIN if certain else Certainty.POSSIBLE
+        return [ResolvedTarget(function, certainty) for function in functions]
+
+    _computed_stores_cache: bool | None = None
+
+    @property
+    def _attribute_stores_computed(self) -> bool:
+        """Whether code of the repository may store attributes under computed names (``setattr(obj, name,
+        v)``, writes to an instance's ``__dict__``): an attribute the class never names may exist then."""
+        if self._computed_stores_cache is None:
+            summaries = self.program.summaries.values()
+            self._computed_stores_cache = any(
+                _stores_computed(record) for summary in summaries for record in summary.calls
+            )
+        return self._computed_stores_cache
 
     def _subscript_hooks(self, receiver: Vals) -> list[ResolvedTarget]:
         """Possible calls of ``obj[k]`` beside ``__getitem__``: a dict subclass's ``__missing__`` (for a key
@@ -634,6 +741,8 @@ class CallResolver:
             targets.extend(self._targets_of(value, unique))
             if value[0] == "X":
                 targets.extend(self._through_external(value[1], site))
+        if record.func[0] == "a" and self._getattr_hooks_defined:
+            targets.extend(self._attribute_fallbacks(record.func, site))
         if not func.complete or (func.values and not targets) or not func.values:
             targets.append(ResolvedTarget(record.text, Certainty.UNRESOLVED))
         return _deduplicate(targets)
@@ -883,7 +992,54 @@ class CallResolver:
             ):
                 targets.append(ResolvedTarget(f"{base}.__init_subclass__", Certainty.CERTAIN))
                 break
+        targets.extend(self._set_name_hooks(cls))
         return targets
+
+    def _set_name_hooks(self, cls: str) -> list[ResolvedTarget]:
+        """``type.__new__`` calls ``__set_name__`` of every value of the new class's namespace whose class
+        defines one (a descriptor learning its name); only the bindings a class body ends with count. Under
+        a metaclass written in Python (the repository's, ``abc.ABCMeta``) the caller is the metaclass's
+        ``__new__``, not the class statement: no edge is claimed then."""
+        simple = self._set_name_classes
+        program = self.program
+        scope = program.class_scope(cls)
+        if not simple or scope is None or not self._built_by_type(cls):
+            return []
+        key = program.def_scope[cls]
+        scopes = program.summaries[key[0]].scopes
+        targets: list[ResolvedTarget] = []
+        for name, written in scope.bindings.items():
+            if not any(_may_make(binding, simple, scopes) for binding in written):
+                continue
+            final = program.bindings(key, name)
+            for binding, where in final:
+                made = self.evaluator.binding(binding, where)
+                unique = len(final) == 1 and made.is_exact()
+                targets.extend(self._protocol(made if unique else inexact(made), ("__set_name__",)))
+        return targets
+
+    def _built_by_type(self, cls: str) -> bool:
+        """Whether ``type`` itself builds class ``cls``: no class on its MRO names a metaclass, and every base
+        from outside the repository is a builtin (whose metaclass is ``type``, or written in C)."""
+        program = self.program
+        for klass in program.mro(cls):
+            scope = program.class_scope(klass)
+            if scope is not None and scope.metaclass is not None:
+                return False
+        return all(_builtin_class(base) is not None for base in program.external_ancestors(cls))
+
+    _set_name_cache: frozenset[str] | None = None
+
+    @property
+    def _set_name_classes(self) -> frozenset[str]:
+        """Simple names of the repository classes whose instances have a ``__set_name__`` (a class body
+        value made by calling one, or a method decorated with one, may be such an instance)."""
+        if self._set_name_cache is None:
+            program = self.program
+            definers = program.class_scopes.keys() & (program._definers.get("__set_name__") or set())
+            classes = set(definers) | {sub for cls in definers for sub in program.subclasses(cls)}
+            self._set_name_cache = frozenset(cls.rpartition(".")[2] for cls in classes)
+        return self._set_name_cache
 
     def _metaclass_methods(self, cls: str, names: tuple[str, ...]) -> list[str]:
         program = self.program
@@ -921,6 +1077,59 @@ class CallResolver:
         if named and not receiver.complete:
             targets.append(ResolvedTarget(site.record.text, Certainty.UNRESOLVED))
         return _deduplicate(targets)
+
+    def _deletion(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``del obj.attr`` calls ``type(obj).__delattr__``; ``object``'s runs the deleter of property
+        ``attr``, or the ``__delete__`` of the descriptor the class attribute ``attr`` holds."""
+        ref = site.record.func
+        if ref[0] != "a":
+            return []
+        attr = ref[2]
+        deleter = attr in self._property_index.deleter_names
+        descriptor = attr in self._property_index.names
+        hooked = self._delattr_defined
+        if not (deleter or descriptor or hooked):
+            return []
+        receiver = self.evaluator.evaluate(ref[1], site.key)
+        targets = self._protocol(receiver, ("__delattr__",)) if hooked else []
+        unique = receiver.is_exact()
+        for value in ordered(receiver.values):
+            if value[0] != "I":
+                continue
+            if deleter:
+                targets.extend(self._deleters(value[1], attr, exact=value[2], unique=unique))
+            if descriptor:
+                targets.extend(self._descriptor_methods(value, attr, unique, "__delete__"))
+        if (deleter or descriptor) and not receiver.complete:
+            targets.append(ResolvedTarget(site.record.text, Certainty.UNRESOLVED))
+        return _deduplicate(targets)
+
+    def _deleters(self, cls: str, attr: str, *, exact: bool, unique: bool) -> list[ResolvedTarget]:
+        """The deleters of property ``attr`` that instances of ``cls`` (or of its subclasses) may run."""
+        program = self.program
+        found: set[str] = set()
+        classes = [cls] if exact else [cls, *sorted(program.subclasses(cls))]
+        for klass in classes:
+            for _owner, bindings in program.class_member(klass, attr):
+                for binding, where in bindings:
+                    if binding.kind != "def" or not isinstance(binding.b, int):
+                        continue
+                    texts = program.summaries[where[0]].scopes[binding.b].decorator_texts
+                    if any(text.endswith(".deleter") for text in texts):
+                        found.add(binding.a)
+        certain = unique and len(found) == 1 and (exact or not program.open_dispatch(cls, attr))
+        certainty = Certainty.CERTAIN if certain else Certainty.POSSIBLE
+        return [ResolvedTarget(deleter, certainty, 1) for deleter in sorted(found)]
+
+    _delattr_cache: bool | None = None
+
+    @property
+    def _delattr_defined(self) -> bool:
+        """Whether a class of the repository defines ``__delattr__``."""
+        if self._delattr_cache is None:
+            definers = self.program._definers.get("__delattr__") or set()
+            self._delattr_cache = bool(self.program.class_scopes.keys() & definers)
+        return self._delattr_cache
 
     _setattr_cache: bool | None = None
 
@@ -1083,6 +1292,7 @@ class CallResolver:
         if self._property_cache is None:
             getters: set[str] = set()
             setters: set[str] = set()
+            deleters: set[str] = set()
             assigned: dict[tuple[str, str], tuple[Ref | None, Ref | None]] = {}
             for summary in self.program.summaries.values():
                 for scope in summary.scopes:
@@ -1092,7 +1302,9 @@ class CallResolver:
                         continue
                     if any(t.endswith(".setter") for t in scope.decorator_texts):
                         setters.add(scope.owner)
-                    elif not any(t.endswith(".deleter") for t in scope.decorator_texts):
+                    elif any(t.endswith(".deleter") for t in scope.decorator_texts):
+                        deleters.add(scope.owner)
+                    else:
                         getters.add(scope.owner)
             self._property_cache = _Properties(
                 frozenset(g.rpartition(".")[2] for g in getters)
@@ -1104,6 +1316,7 @@ class CallResolver:
                 | self._descriptor_names(),
                 frozenset(setters),
                 assigned,
+                frozenset(d.rpartition(".")[2] for d in deleters),
             )
         return self._property_cache
 
@@ -1135,6 +1348,44 @@ def _calls_back(site: ResolvedSite) -> bool:
     """Whether ``site`` calls a builtin that calls its arguments' special methods back (``abs(x)``): what a
     parameter it passes holds may add targets."""
     return site.record.kind == "call" and any(t.callee in CALLS_BACK for t in site.targets)
+
+
+def _may_make(binding: Binding, simple: frozenset[str], scopes: list[Scope]) -> bool:
+    """Whether a class body's ``binding`` may hold an instance of a class named in ``simple``: a call of
+    one, or a ``def`` decorated with one."""
+    if binding.kind == "val":
+        return _called_name(binding.a) in simple
+    if binding.kind != "def" or not isinstance(binding.b, int):
+        return False
+    texts = scopes[binding.b].decorator_texts
+    return any(text.rpartition(".")[2].partition("(")[0] in simple for text in texts)
+
+
+def _stores_computed(record: CallRecord) -> bool:
+    """Whether ``record`` may store attributes under names not written in the code: ``setattr`` with a
+    computed name; ``obj.__dict__`` (or ``vars(obj)``) written by a method or by subscript."""
+    func = record.func
+    if func[0] == "n" and func[1] == "setattr":
+        return len(record.args) < 2 or record.args[1][0] != "s"
+    if func[0] != "a":
+        return False
+    if record.kind == "op:__setitem__":
+        return _names_instance_dict(func)
+    return record.kind == "call" and _names_instance_dict(func[1])
+
+
+def _names_instance_dict(ref: Ref) -> bool:
+    """``obj.__dict__`` or ``vars(obj)``."""
+    if ref[0] == "a":
+        return bool(ref[2] == "__dict__")
+    return bool(ref[0] == "c" and ref[1] == ("n", "vars"))
+
+
+def _builtin_class(path: str) -> type | None:
+    """The class of the running Python that an external base ``builtins.NAME`` names."""
+    prefix, _, name = path.partition(".")
+    found = getattr(builtins, name, None) if prefix == "builtins" and "." not in name else None
+    return found if isinstance(found, type) else None
 
 
 def _called_name(ref: Ref) -> str | None:

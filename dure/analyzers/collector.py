@@ -399,6 +399,8 @@ class ModuleCollector(ExpressionCollector):
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     self.bind(target.id, "unknown", "deleted")
+                elif isinstance(target, ast.Attribute):  # a deleter, ``__delete__`` or ``__delattr__`` runs
+                    self._call(target, "attrdel", self.ref(target), text_of(target))
 
     def raise_(self, node: ast.Raise) -> None:
         """``raise E`` instantiates the class ``E`` (``raise E(...)`` is an ordinary call)."""
