@@ -415,13 +415,23 @@ class ModuleCollector(ExpressionCollector):
 
     def _match(self, node: ast.Match) -> None:
         self.expr(node.subject)
+        subject = self.ref(node.subject)
         for case in node.cases:
             for child in ast.walk(case.pattern):
                 name = getattr(child, "name", None) or getattr(child, "rest", None)
                 if isinstance(name, str):
-                    self.bind(name, "unknown", "match capture")
+                    if type(child) is ast.MatchAs and type(child.pattern) is ast.MatchClass:
+                        self.bind(name, "exc", self.ref(child.pattern.cls))  # an instance of that class
+                    else:
+                        self.bind(name, "unknown", "match capture")
                 if isinstance(child, ast.expr):
                     self.expr(child)
+            alternatives = case.pattern.patterns if type(case.pattern) is ast.MatchOr else [case.pattern]
+            for alternative in alternatives:
+                if type(alternative) is ast.MatchValue:  # ``subject == value``
+                    value = alternative.value
+                    self._call(alternative, "op:__eq__", subject, "__eq__", args=(self.ref(value),))
+                    self._reflected(alternative, value, "__eq__")
             if case.guard is not None:
                 self.expr(case.guard)
             self.body(case.body)

@@ -255,7 +255,7 @@ class ExpressionCollector(ScopeTracker):
             self._reflected(node, node.right, f"__r{dunder[2:]}")
         _push(stack, self.scope, node.left, node.right)
 
-    def _reflected(self, node: ast.expr | ast.stmt, right: ast.expr, dunder: str) -> None:
+    def _reflected(self, node: ast.expr | ast.stmt | ast.pattern, right: ast.expr, dunder: str) -> None:
         """``a + b`` may run ``b.__radd__`` (when ``a`` has no ``__add__`` for it, or ``b``'s class derives
         from ``a``'s); a literal on the right is a builtin, whose reflected methods run no repository code."""
         if type(right) not in LITERALS:
@@ -379,7 +379,13 @@ class ExpressionCollector(ScopeTracker):
             self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(func.value), value))
 
     def _call(
-        self, node: ast.expr | ast.stmt, kind: str, func: Ref, text: str, *, args: tuple[Ref, ...] = ()
+        self,
+        node: ast.expr | ast.stmt | ast.pattern,
+        kind: str,
+        func: Ref,
+        text: str,
+        *,
+        args: tuple[Ref, ...] = (),
     ) -> None:
         """Record an implicit call (an operator, a protocol, a decorator...) at ``node``."""
         line, column = node.lineno, node.col_offset
