@@ -178,6 +178,11 @@ REFLECTED = {
 UNKNOWN_ACCESSOR = "?"
 #: How many functions away an argument passed on through parameters is followed (see _passed_values).
 MAX_PASSES = 8
+#: Rounds of :meth:`CallResolver.follow_new_callers`: how deep callbacks of callbacks are followed.
+FOLLOW_ROUNDS = 1
+#: A new caller counts there only from a site with at most this many targets: one that may call any of
+#: many functions (a signal's receivers) would re-resolve them all, for targets as loose as its own.
+FOCUSED_TARGETS = 3
 #: Modules whose classes give a subclass no ``__init__`` call worth naming: builtin classes (``Error()`` of
 #: ``class Error(Exception)`` names the class only, as calls of builtins do), typing constructs that are no
 #: real base (``NamedTuple``, ``Protocol``, ``Generic``), ``abc.ABC`` (none of its own) and enumerations
@@ -249,6 +254,10 @@ class CallResolver:
         self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
         self._answering_memo: dict[tuple[str, str, str], frozenset[str]] = {}
         self._passed_memo: dict[tuple[ScopeKey, int], tuple[Vals | None]] = {}  # see _passed_values
+        # Keep values that a long chain of passed-on parameters cut short too: with the callers the flow pass
+        # found, such chains branch at every step, and walking each anew grows exponentially. A cut value is
+        # incomplete, so keeping it loses targets, never certainty.
+        self._memoise_cut = False
 
     # -- passes --------------------------------------------------------------------------------------
 
@@ -327,6 +336,61 @@ class CallResolver:
         self.evaluator.forget_parameter_dependent()
         return resolved
 
+    def follow_new_callers(self, sites: list[ResolvedSite], rounds: int = FOLLOW_ROUNDS) -> None:
+        """After the flow pass (``sites``: every site, in their global order): calls that only the flow pass
+        found pass arguments too, so the functions they reach get callers the flow pass did not count (a
+        function passed to a function that calls it with a function it calls: a callback of a callback).
+        Re-resolve, through parameters, the sites of those functions that read one; again while that finds
+        more callers, at most ``rounds`` times. A target a site had stays possible: chains of passed-on
+        parameters are cut shorter here (see :attr:`_memoise_cut`)."""
+        counted = {
+            callee: {(s.module, s.position) for s, _ in calls} for callee, calls in self.incoming.items()
+        }
+        unresolved = Certainty.UNRESOLVED
+        for _ in range(rounds):
+            incoming: dict[str, list[tuple[ResolvedSite, ResolvedTarget]]] = defaultdict(list)
+            grown: set[str] = set()
+            for site in sites:
+                focused = len(site.targets) <= FOCUSED_TARGETS
+                for target in site.targets:
+                    if target.certainty is not unresolved:
+                        incoming[target.callee].append((site, target))
+                        callers = counted.setdefault(target.callee, set())
+                        if (site.module, site.position) not in callers:
+                            callers.add((site.module, site.position))
+                            if focused:
+                                grown.add(target.callee)
+            bodies = {self.program.def_scope[c] for c in grown if c in self.program.def_scope}
+            affected = [site for site in sites if site.reads_parameters and self._inside(site.key, bodies)]
+            if not affected:
+                return
+            self.incoming = incoming
+            self.evaluator.param_flow = self._parameter_values
+            self.evaluator.forget_parameter_dependent()
+            self._passed_memo.clear()
+            self._memoise_cut = True
+            for site in affected:
+                before = site.targets
+                site.targets = self.resolve(site)
+                found = {target.callee for target in site.targets}
+                site.targets.extend(
+                    ResolvedTarget(t.callee, Certainty.POSSIBLE, t.offset)
+                    for t in before
+                    if t.certainty is not unresolved and t.callee not in found
+                )
+            self._memoise_cut = False
+            self.evaluator.param_flow = None
+            self.evaluator.forget_parameter_dependent()
+
+    def _inside(self, key: ScopeKey, bodies: set[ScopeKey]) -> bool:
+        """Whether scope ``key`` is one of ``bodies`` or nested in one."""
+        found: ScopeKey | None = key
+        while found is not None:
+            if found in bodies:
+                return True
+            found = self.program.parent(found)
+        return False
+
     def _index_incoming(self, sites: Iterable[ResolvedSite]) -> list[ResolvedSite]:
         """Note every target reached as an incoming call, and return this resolver's sites worth a second
         pass: those with something unresolved, which a parameter's arguments may explain (one walk over the
@@ -404,7 +468,7 @@ class CallResolver:
         # the repository passed in is one of several things callers could pass.
         exact = complete and merged.exact and all(v[0] == "XI" for v in merged.values)
         result = Vals(merged.values, complete, exact)
-        if not cut:
+        if not cut or self._memoise_cut:
             self._passed_memo[memo_key] = (result,)
         return result
 

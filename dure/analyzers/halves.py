@@ -71,17 +71,18 @@ def resolve_sites(
     ``meanwhile``: work on ``evaluator`` that needs no call site, done once the first half's flow pass is
     over (while the helper finishes its half), so that the evaluator has the same memo for it either way."""
     first, second = split(program.summaries)
+    half = _Half(program, evaluator, first)
     if not second:
-        half = _Half(program, evaluator, first)
         escaped = half.first_pass()
         half.note_callers(escaped, None)
         late = half.flow()
         meanwhile()
-        return SitesResolved([*half.calls.sites, *late], frozenset(escaped))
-    plan = _Plan(program, second, meanwhile)
-    if helper and may_fork():
-        return _with_helper(plan, _Half(program, evaluator, first), afterwards)
-    return _here(plan, _Half(program, evaluator, first))
+        resolved = SitesResolved([*half.calls.sites, *late], frozenset(escaped))
+    else:
+        plan = _Plan(program, second, meanwhile)
+        resolved = _with_helper(plan, half, afterwards) if helper and may_fork() else _here(plan, half)
+    half.calls.follow_new_callers(resolved.sites)  # here, on every site: the same in every process
+    return resolved
 
 
 def splits(summaries: Mapping[str, ModuleSummary]) -> bool:
