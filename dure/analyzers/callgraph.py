@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from dure.analyzers.builtin_classes import names_a_missing_attribute
 from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.expressions import REFLECTED_COMPARISONS
 from dure.analyzers.model import Certainty, SiteRow
@@ -927,7 +928,7 @@ class CallResolver:
             return self._constructor(value[1], exact=value[2], unique=unique)
         if tag == "I":
             return self._dunder(value[1], "__call__", exact=value[2], unique=unique)
-        if tag == "X":
+        if tag == "X" and not names_a_missing_attribute(value[1]):  # ``obj.__get__`` where no class has one
             return [ResolvedTarget(value[1], certainty)]
         return []
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
+from dure.analyzers.builtin_classes import container_member, external_member
 from dure.analyzers.program import BUILTIN_NAMES, Program, ScopeKey
 from dure.analyzers.summary import STARRED, Binding, Ref, Scope
 from dure.analyzers.values import (
@@ -687,9 +688,9 @@ class Evaluator:
         if tag == "M":
             return self.module_member(value[1], attr)
         if tag == "X":
-            return single(("X", f"{value[1]}.{attr}"))
+            return external_member(value[1], attr)
         if tag == "XI":
-            return single(("X", f"{value[1]}.{attr}"))
+            return external_member(value[1], attr, instance=True)
         if tag == "I":
             found = self.instance_member(value[1], attr, exact=value[2])
             program = self.program
@@ -701,7 +702,7 @@ class Evaluator:
         if tag == "S":
             return self.super_member(value[1], attr)
         if tag == "Q":
-            return single(("X", f"builtins.{value[2]}.{attr}"))
+            return container_member(value[2], attr)
         if tag == "F" and self.method_kind(value[1]) == "property":
             if attr == "fget":  # the getter, unbound
                 return single(("F", value[1], False))
@@ -790,13 +791,13 @@ class Evaluator:
         for klass, bindings in program.class_member(cls, attr):
             parts.append(self._accessed(klass, bindings, through_instance=True, attr=attr))
         if not parts:
-            parts.append(self._inherited_from_outside(cls, attr))
+            parts.append(self._inherited_from_outside(cls, attr, instance=True))
         return union(parts)
 
-    def _inherited_from_outside(self, cls: str, attr: str) -> Vals:
+    def _inherited_from_outside(self, cls: str, attr: str, *, instance: bool) -> Vals:
         external = self.program.external_ancestors(cls)
-        if external:
-            return Vals(frozenset({("X", f"{external[0]}.{attr}")}), False, False)
+        if external:  # the first external base's, but another may be the one to define it
+            return incomplete(external_member(external[0], attr, instance=instance))
         if attr == "__dict__":  # the instance's attributes, as a dict
             return single(("XI", "builtins.dict"))
         if attr.startswith("__") and attr.endswith("__"):
@@ -911,7 +912,7 @@ class Evaluator:
                 parts.append(self._accessed(owner, bindings, through_instance=False, attr=attr))
                 break
             else:
-                parts.append(self._inherited_from_outside(klass, attr))
+                parts.append(self._inherited_from_outside(klass, attr, instance=False))
         if not exact and self.program.may_have_dynamic_subclass(cls):
             return incomplete(union(parts))
         return union(parts)
@@ -935,11 +936,13 @@ class Evaluator:
         if any(program.unresolved_bases.get(k) for k in owners):
             return UNKNOWN_VALS
         external = tuple(dict.fromkeys(b for k in owners for b in program.external_bases.get(k, ())))
+        # The lookup continues in ``object`` or in the one external base (unknown where that lacks ``attr``:
+        # the instance is then of a subclass the index does not see, as a mixin's ``super().dispatch()``).
         if not external:
-            return single(("X", f"builtins.object.{attr}"))
-        if len(external) == 1:  # the lookup continues in that one external class
-            return single(("X", f"{external[0]}.{attr}"))
-        return Vals(frozenset(("X", f"{base}.{attr}") for base in external), False, False)
+            return external_member("builtins.object", attr, instance=True)
+        if len(external) == 1:
+            return external_member(external[0], attr, instance=True)
+        return incomplete(union([external_member(base, attr, instance=True) for base in external]))
 
     # -- calls ----------------------------------------------------------------------------------------
 
