@@ -141,6 +141,14 @@ def test_edges_lines_and_outcomes_of_a_flat_package(temporary_repo: TemporaryRep
         ("pkg.calc.Counter.bump", "pkg.calc.add"),
         ("tests.test_calc.test_fails", "pkg.calc.add"),
     }
+    assert found.sites == {  # the same calls, by the line of the caller that made each
+        ("tests.test_calc.test_double", 5, "pkg.calc.double"),
+        ("pkg.calc.double", 2, "pkg.calc.add"),
+        ("tests.test_calc.test_counter", 9, "pkg.calc.Counter.__init__"),
+        ("tests.test_calc.test_counter", 10, "pkg.calc.Counter.bump"),
+        ("pkg.calc.Counter.bump", 18, "pkg.calc.add"),
+        ("tests.test_calc.test_fails", 14, "pkg.calc.add"),
+    }
     assert found.executed == {
         "pkg/__init__.py": {1, 2},
         "pkg/calc.py": {1, 2, 5, 6, 9, 13, 14, 15, 17, 18, 19},

@@ -179,6 +179,22 @@ def test_recorder_in_process(tmp_path: Path) -> None:
     assert trace.callbacks == {(f"{__name__}.test_recorder_in_process", "lib.f")}
 
 
+def test_recorder_with_lines_names_the_calling_line(tmp_path: Path) -> None:
+    source = (
+        "def f(flag):\n    g()\n    if flag:\n        return g()\n    return abs(-1)\n\n\n"
+        "def g():\n    pass\n"
+    )
+    write(tmp_path, {"lib.py": source})
+    namespace: dict[str, object] = {}
+    exec(compile(source, str(tmp_path / "lib.py"), "exec"), namespace)
+    with CallRecorder(tmp_path, lines=True) as recorder:
+        namespace["f"](False)  # type: ignore[operator]
+    assert recorder.trace().sites == {("lib.f", 2, "lib.g"), ("lib.f", 5, "builtins.abs")}
+    with CallRecorder(tmp_path) as plain:
+        namespace["f"](True)  # type: ignore[operator]
+    assert plain.trace().sites == frozenset()  # lines are recorded only when asked for
+
+
 def test_trace_round_trips_through_json() -> None:
     trace = Trace(
         edges=frozenset({("a", "b")}),
@@ -186,6 +202,7 @@ def test_trace_round_trips_through_json() -> None:
         callbacks=frozenset({("x", "b")}),
         external=frozenset({("a", "math.sqrt")}),
         through=frozenset({("a", "b", "builtins.sorted")}),
+        sites=frozenset({("a", 3, "b")}),
         error="E",
     )
     assert Trace.from_json(trace.to_json()) == trace

@@ -8,7 +8,8 @@ between the repository's own functions are kept, and C calls are most of the rec
 is loaded from its file (``$DURE_TRACER``), not as ``dure.analyzers.tracing``: importing that package would
 import the analyzers' own dependencies into the tested process, where the tests might then find them
 instead of the tree's modules. Module names come from ``$DURE_OUTBOX/modules.json`` (file -> module, the
-index's names); the edges go to ``$DURE_OUTBOX/calls.json`` as ``{"edges": [[caller, callee], ...]}``.
+index's names); the edges go to ``$DURE_OUTBOX/calls.json`` as ``{"edges": [[caller, callee], ...],
+"sites": [[caller, line, callee], ...]}`` (a site is a call with the caller's line that made it).
 """
 
 from __future__ import annotations
@@ -39,11 +40,12 @@ def _load_tracing() -> ModuleType:
 
 _OUTBOX = Path(os.environ["DURE_OUTBOX"])
 _MODULES: dict[str, str] = json.loads((_OUTBOX / "modules.json").read_text(encoding="utf-8"))
-_RECORDER: CallRecorder = _load_tracing().CallRecorder(Path.cwd(), _MODULES, c_calls=False)
+_RECORDER: CallRecorder = _load_tracing().CallRecorder(Path.cwd(), _MODULES, c_calls=False, lines=True)
 _RECORDER.start()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     _RECORDER.stop()
-    edges = sorted(_RECORDER.trace().edges)
-    (_OUTBOX / "calls.json").write_text(json.dumps({"edges": edges}), encoding="utf-8")
+    trace = _RECORDER.trace()
+    calls = {"edges": sorted(trace.edges), "sites": sorted(trace.sites)}
+    (_OUTBOX / "calls.json").write_text(json.dumps(calls), encoding="utf-8")

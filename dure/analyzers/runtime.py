@@ -49,16 +49,18 @@ class TestEvidence:
     """The outcome of one run of a repository's tests.
 
     ``edges`` are the call edges (caller, callee) between the repository's own definitions, named as the
-    index names them; ``executed`` maps a file (relative to the repository root, POSIX) to the lines the
-    tests ran, import time included; ``passed``/``failed`` count test outcomes (errors in setup or teardown
-    count as failed, skipped tests not at all); ``seconds`` is the run's duration (the cached run's, on a
-    cache hit). ``error`` says why the tests could not run here (a missing test dependency, a timeout); the
-    other fields are then empty.
+    index names them; ``sites`` the same calls with the caller's line that made each (caller, line, callee),
+    which tell the index's call sites apart; ``executed`` maps a file (relative to the repository root,
+    POSIX) to the lines the tests ran, import time included; ``passed``/``failed`` count test outcomes
+    (errors in setup or teardown count as failed, skipped tests not at all); ``seconds`` is the run's
+    duration (the cached run's, on a cache hit). ``error`` says why the tests could not run here (a missing
+    test dependency, a timeout); the other fields are then empty.
     """
 
     __test__ = False  # not a pytest test class
 
     edges: frozenset[tuple[str, str]] = frozenset()
+    sites: frozenset[tracing.Site] = frozenset()
     executed: Mapping[str, frozenset[int]] = field(default_factory=dict)
     passed: int = 0
     failed: int = 0
@@ -200,6 +202,7 @@ def _cached(key: str, job: functools.partial[dict[str, Any]]) -> TestEvidence:
 def _from_json(data: Mapping[str, Any]) -> TestEvidence:
     return TestEvidence(
         edges=frozenset((str(a), str(b)) for a, b in data["edges"]),
+        sites=frozenset((str(a), int(line), str(b)) for a, line, b in data["sites"]),
         executed={str(f): frozenset(int(n) for n in lines) for f, lines in data["executed"].items()},
         passed=int(data["passed"]),
         failed=int(data["failed"]),
@@ -237,9 +240,10 @@ def _run(
                             f"{', '.join(outcome['elsewhere'])}")  # fmt: skip
     prefixes = frozenset(modules.values())
     edges = sorted(e for e in calls["edges"] if _inside(e[0], prefixes) and _inside(e[1], prefixes))
+    sites = sorted(s for s in calls["sites"] if _inside(s[0], prefixes) and _inside(s[2], prefixes))
     executed = {f: sorted(n for n in map(int, lines) if n > 0) for f, lines in outcome["lines"].items()}
     executed = {f: lines for f, lines in executed.items() if lines}  # an empty module "runs" line 0
-    return {"edges": edges, "executed": executed, "passed": passed, "failed": failed,
+    return {"edges": edges, "sites": sites, "executed": executed, "passed": passed, "failed": failed,
             "seconds": round(result.duration, 3)}  # fmt: skip
 
 

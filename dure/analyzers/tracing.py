@@ -41,6 +41,7 @@ _NEWLOCALS = 0x2  # CO_NEWLOCALS: set on functions, clear on module and class bo
 _IGNORED_BUILTINS = frozenset({"builtins.__build_class__"})  # the machinery of ``class`` statements
 
 Edge = tuple[str, str]
+Site = tuple[str, int, str]  # caller, the line of the caller that made the call, callee
 
 
 class TracingError(AnalysisError):
@@ -56,6 +57,7 @@ class Trace:
     callbacks: frozenset[Edge] = frozenset()
     external: frozenset[Edge] = frozenset()
     through: frozenset[tuple[str, str, str]] = frozenset()  # (caller, callee, builtin) inside a builtin call
+    sites: frozenset[Site] = frozenset()  # (caller, line, callee) of each call (with ``lines=True`` only)
     error: str | None = None  # the last line of an uncaught exception's traceback
     exit_code: int = 0
     stdout: str = ""
@@ -68,6 +70,7 @@ class Trace:
             "callbacks": sorted(self.callbacks),
             "external": sorted(self.external),
             "through": sorted(self.through),
+            "sites": sorted(self.sites),
             "error": self.error,
         }
 
@@ -77,12 +80,14 @@ class Trace:
             return frozenset((str(a), str(b)) for a, b in data.get(key, ()))
 
         through = frozenset((str(a), str(b), str(c)) for a, b, c in data.get("through", ()))
+        sites = frozenset((str(a), int(line), str(b)) for a, line, b in data.get("sites", ()))
         return cls(
             edges=pairs("edges"),
             resumptions=pairs("resumptions"),
             callbacks=pairs("callbacks"),
             external=pairs("external"),
             through=through,
+            sites=sites,
             error=data.get("error"),
             **extra,
         )
@@ -138,12 +143,21 @@ class CallRecorder:
     name it otherwise, so that traced names equal the index's (``src/pkg/mod.py`` → ``pkg.mod``). With
     ``c_calls=False`` calls of C functions are not recorded (no builtin edges, ``external`` or ``through``):
     they are most of a test suite's events, and handling them triples the cost of recording the calls
-    between Python functions.
+    between Python functions. With ``lines=True`` each call is recorded with the line of the caller that
+    made it too (``sites``), which tells a call site the static index names by its line.
     """
 
-    def __init__(self, root: Path, modules: Mapping[str, str] | None = None, *, c_calls: bool = True) -> None:
+    def __init__(
+        self,
+        root: Path,
+        modules: Mapping[str, str] | None = None,
+        *,
+        c_calls: bool = True,
+        lines: bool = False,
+    ) -> None:
         self.root = root.resolve()
         self._c_calls = c_calls
+        self._lines = lines
         self._prefix = str(self.root) + os.sep
         self._modules = dict(modules or {})
         self._codes: dict[CodeType, _CodeInfo | None] = {}
@@ -154,6 +168,7 @@ class CallRecorder:
         self._callbacks: set[Edge] = set()
         self._external: set[Edge] = set()
         self._through: set[tuple[str, str, str]] = set()
+        self._sites: set[Site] = set()
         self._previous: Any = None
 
     def __enter__(self) -> Self:
@@ -177,6 +192,7 @@ class CallRecorder:
             callbacks=frozenset(self._callbacks),
             external=frozenset(self._external),
             through=frozenset(self._through),
+            sites=frozenset(self._sites),
             error=error,
         )
 
@@ -264,6 +280,8 @@ class CallRecorder:
                 self._resumptions.add(edge)
             return
         self._edges.add(edge)
+        if self._lines:
+            self._sites.add((caller.name, back.f_lineno, callee.name))
         if self._c_stack and self._c_stack[-1][0] is back:
             self._through.add((*edge, self._c_name(self._c_stack[-1][1])))
 
@@ -275,6 +293,8 @@ class CallRecorder:
         name = self._c_name(func)
         if name in _IGNORED_BUILTINS:
             return
+        if self._lines:
+            self._sites.add((caller.name, frame.f_lineno, name))
         if name.startswith("builtins."):
             self._edges.add((caller.name, name))
         else:

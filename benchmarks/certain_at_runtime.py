@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Certain call edges against what really runs: each corpus package's own tests under the call recorder.
+
+A certain edge claims that whenever its call site runs, it calls that target. For every package of a corpus
+whose tests run here, the tests run once in the sandbox under dure's call recorder, which notes each call
+between the package's own functions with the line of the caller that made it
+(:func:`dure.analyzers.runtime.collect_evidence`). A certain edge to one of the package's functions is
+*checked* where the run made a call from its site's line and the index has no other call site on that line
+of that caller: it is *confirmed* when the target was called from there, and *contradicted* otherwise.
+Contradictions are listed for review: a site can run and still not reach its call (an exception raised
+while evaluating the arguments, a branch of ``x if c else f()`` written on one line with another call).
+
+Left out, since the recorder cannot see them called: targets that are classes (a class without
+``__init__``: no Python frame runs), generator and coroutine functions (calling one runs none of its code)
+and functions under a caching decorator (a cache hit skips the body).
+
+Usage::
+
+    python benchmarks/certain_at_runtime.py [--corpus default|main|FILE] [--packages a,b]
+                                            [--out benchmarks/results/certain_at_runtime.md]
+
+Test dependencies must be installed in the test interpreter (this one, or ``$DURE_TEST_PYTHON``); a package
+whose tests cannot run is reported with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import platform
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from dure.analyzers import RepoIndex, build_index
+from dure.analyzers.model import Certainty, DefinitionKind
+from dure.analyzers.runtime import collect_evidence
+from dure.corpus import Repository
+from dure.corpus.manifest import load_manifest
+from dure.corpus.resolve import fetch_many
+from dure.generators.pipeline import module_files
+
+HERE = Path(__file__).resolve().parent
+FUNCTIONS = frozenset({DefinitionKind.FUNCTION, DefinitionKind.METHOD})
+CACHING = ("cache", "lru_cache", "cached", "memoize")
+
+
+@dataclass(frozen=True, slots=True)
+class Contradiction:
+    caller: str
+    line: int
+    callee: str
+    file: str
+    observed: tuple[str, ...]  # what the caller called from that line
+
+
+@dataclass(frozen=True, slots=True)
+class PackageResult:
+    name: str
+    version: str
+    error: str | None = None
+    passed: int = 0
+    failed: int = 0
+    certain: int = 0  # certain edges to the package's own functions
+    checked: int = 0
+    confirmed: int = 0
+    contradicted: tuple[Contradiction, ...] = field(default_factory=tuple)
+
+
+def lazy_functions(index: RepoIndex) -> set[str]:
+    """Generator and coroutine functions: their own body (not a nested one) yields, or they are async."""
+    lazy = {d.qualname for d in index.definitions.values() if d.is_async}
+    by_file: dict[str, dict[int, str]] = defaultdict(dict)
+    for d in index.definitions.values():
+        if d.kind in FUNCTIONS:
+            by_file[d.file][d.line] = d.qualname
+    for relpath, starts in by_file.items():
+        try:
+            tree = ast.parse((index.root / relpath).read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _yields(node):
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                name = starts.get(node.lineno) or starts.get(first)
+                if name is not None:
+                    lazy.add(name)
+    return lazy
+
+
+def _yields(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Yield | ast.YieldFrom):
+            return True
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def check(repository: Repository) -> PackageResult:
+    version = repository.version or "local"
+    tests = repository.spec.tests if repository.spec is not None else None
+    if tests is None:
+        return PackageResult(repository.name, version, error="no test command")
+    index = build_index(repository.root, cache=False)
+    evidence = collect_evidence(repository.root, tests, module_of=module_files(index))
+    if evidence.error is not None:
+        return PackageResult(repository.name, version, error=evidence.error)
+    observed: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for caller, line, callee in evidence.sites:
+        observed[(caller, line)].add(callee)
+    sites_per_line = Counter((site.caller, site.line) for site in index.call_sites)
+    lazy = lazy_functions(index)
+    definitions = index.definitions
+    certain = checked = confirmed = 0
+    contradicted: list[Contradiction] = []
+    for edge in index.edges():
+        target = definitions.get(edge.callee)
+        if edge.certainty is not Certainty.CERTAIN or target is None or target.kind not in FUNCTIONS:
+            continue
+        certain += 1
+        place = (edge.caller, edge.line)
+        if edge.callee in lazy or _caches(target.decorators) or place not in observed:
+            continue
+        if sites_per_line[place] != 1:
+            continue
+        checked += 1
+        if edge.callee in observed[place]:
+            confirmed += 1
+        else:
+            found = tuple(sorted(observed[place]))
+            contradicted.append(Contradiction(edge.caller, edge.line, edge.callee, edge.file, found))
+    return PackageResult(
+        repository.name,
+        version,
+        None,
+        evidence.passed,
+        evidence.failed,
+        certain,
+        checked,
+        confirmed,
+        tuple(sorted(contradicted, key=lambda c: (c.file, c.line, c.callee))),
+    )
+
+
+def _caches(decorators: Iterable[str]) -> bool:
+    return any(d.split("(")[0].rpartition(".")[2] in CACHING for d in decorators)
+
+
+def repositories(corpus: str, names: Sequence[str]) -> list[Repository]:
+    manifest = load_manifest(corpus)
+    wanted = [p for p in manifest.packages if not names or p.name in names]
+    found = []
+    for outcome in fetch_many(wanted):
+        if outcome.root is not None:
+            found.append(Repository(outcome.spec.name, outcome.spec.version, outcome.root, outcome.spec))
+        else:
+            print(f"skipped {outcome.spec.key}: {outcome.error}", file=sys.stderr)
+    return found
+
+
+def markdown(corpus: str, results: Sequence[PackageResult]) -> str:
+    ran = [r for r in results if r.error is None]
+    checked = sum(r.checked for r in ran)
+    confirmed = sum(r.confirmed for r in ran)
+    lines = [
+        "# Certain call edges against the packages' own test runs",
+        "",
+        f"Corpus `{corpus}`, Python {platform.python_version()}. A certain edge to one of the package's "
+        "functions is checked where the tests made a call from its site's line and the index has no other "
+        "site on that line (see `benchmarks/certain_at_runtime.py`).",
+        "",
+        "| package | tests passed | failed | certain edges | checked | confirmed | contradicted |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in results:
+        if r.error is not None:
+            reason = " ".join(r.error.split())[:160].replace("|", "/")
+            lines.append(f"| {r.name} {r.version} | not run: {reason} | | | | | |")
+        else:
+            lines.append(
+                f"| {r.name} {r.version} | {r.passed} | {r.failed} | {r.certain} | {r.checked} | "
+                f"{r.confirmed} | {len(r.contradicted)} |"
+            )
+    share = f"{confirmed / checked:.1%}" if checked else "-"
+    lines += [
+        "",
+        f"**{len(ran)} packages ran: {confirmed} of {checked} checked certain edges confirmed ({share}).**",
+    ]
+    contradictions = [(r.name, c) for r in ran for c in r.contradicted]
+    if contradictions:
+        lines += ["", "## Contradicted (to review)", ""]
+        for name, c in contradictions:
+            seen = ", ".join(c.observed) or "nothing"
+            lines.append(
+                f"- {name}: `{c.caller}` line {c.line} ({c.file}) → `{c.callee}`; called from there: {seen}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--corpus", default="default", help="default, main or a manifest file")
+    parser.add_argument("--packages", default="", help="comma-separated package names (default: all)")
+    parser.add_argument("--out", type=Path, default=HERE / "results" / "certain_at_runtime.md")
+    args = parser.parse_args(argv)
+    names = [n for n in args.packages.split(",") if n]
+    results = []
+    for repository in repositories(args.corpus, names):
+        print(f"{repository.name}: indexing, running its tests ...", file=sys.stderr, flush=True)
+        result = check(repository)
+        outcome = result.error or f"{result.confirmed}/{result.checked} confirmed"
+        print(f"  {outcome}", file=sys.stderr)
+        results.append(result)
+    report = markdown(args.corpus, results)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(report, encoding="utf-8")
+    args.out.with_suffix(".json").write_text(
+        json.dumps([asdict(r) for r in results], indent=1) + "\n", encoding="utf-8"
+    )
+    print(report, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
