@@ -947,7 +947,7 @@ class CallResolver:
         external_inits = [
             ResolvedTarget(init, Certainty.POSSIBLE, 1)
             for klass in classes
-            for init in self._external_init(klass)
+            for init in [*self._external_init(klass), *self._initialisers_of_others(klass)]
         ]
         return _deduplicate(
             [ResolvedTarget(callee, certainty, offset) for targets in per_class for callee, offset in targets]
@@ -1007,12 +1007,48 @@ class CallResolver:
                 if not metaclass.complete or any(v[0] != "X" for v in metaclass.values):
                     return True
         for owner in self._defining_class(cls, "__new__"):
+            if any(self._builds_another_class(key) for key in program.bodies(f"{owner}.__new__")):
+                return True
             returned = self.evaluator.returns(f"{owner}.__new__")
             allowed = {cls, *program.mro(cls), *program.subclasses(cls)}
             foreign = [v for v in returned.values if (v[0] == "I" and v[1] not in allowed) or v[0] == "XI"]
             if any(v != ("XI", "builtins.NoneType") for v in foreign):  # None: a flow-insensitive default
                 return True
         return False
+
+    def _builds_another_class(self, key: ScopeKey) -> bool:
+        """Whether the ``__new__`` at ``key`` may return what ``super().__new__(X)`` (or
+        ``object.__new__(X)``) builds for an ``X`` other than its own first parameter: the ``__init__`` that
+        runs is then ``X``'s, such as a subclass's (``Literal("")`` giving an ``Empty``)."""
+        scope = self.program.scope(key)
+        return not scope.params or bool(self._other_classes_built(key))
+
+    def _other_classes_built(self, key: ScopeKey) -> list[Ref]:
+        """The ``X`` of each ``super().__new__(X)`` the ``__new__`` at ``key`` returns, directly or through a
+        local name, other than its own first parameter. Asked of the body, as the values of ``cls`` merge
+        every caller's."""
+        scope = self.program.scope(key)
+        own = ("n", scope.params[0].name) if scope.params else None
+        refs = list(scope.returns)
+        for ref in scope.returns:
+            if ref[0] == "n":
+                refs.extend(b.a for b in scope.bindings.get(ref[1], ()) if b.kind == "val")
+        return [
+            ref[2][0] if ref[2] else ("n", "")
+            for ref in refs
+            if ref[0] == "c" and ref[1][0] == "a" and ref[1][2] == "__new__" and ref[2][:1] != (own,)
+        ]
+
+    def _initialisers_of_others(self, cls: str) -> list[str]:
+        """The ``__init__`` of the classes the ``__new__`` of ``cls`` may build instead (see
+        :meth:`_other_classes_built`): Python runs it on what ``__new__`` returns."""
+        found: list[str] = []
+        for owner in self._defining_class(cls, "__new__"):
+            for key in self.program.bodies(f"{owner}.__new__"):
+                built = [self.evaluator.evaluate(ref, key) for ref in self._other_classes_built(key)]
+                for value in (v for vals in built for v in ordered(vals.values) if v[0] == "C"):
+                    found.extend(c for c, _ in self._construction(value[1]) if c.endswith(".__init__"))
+        return sorted(set(found))
 
     def _defining_class(self, cls: str, name: str) -> list[str]:
         for owner, bindings in self.program.class_member(cls, name):
@@ -1402,11 +1438,20 @@ class CallResolver:
                     for name, bindings in scope.bindings.items():
                         if any(b.kind == "val" and _called_name(b.a) in simple for b in bindings):
                             names.add(name)
-                elif scope.method_of is not None and any(
-                    text.rpartition(".")[2].partition("(")[0] in simple for text in scope.decorator_texts
+                elif scope.method_of is not None and (
+                    any(text.rpartition(".")[2].partition("(")[0] in simple for text in scope.decorator_texts)
+                    or _wraps_a_property(scope)
                 ):
                     names.add(scope.owner.rpartition(".")[2])
         return frozenset(names)
+
+
+def _wraps_a_property(scope: Scope) -> bool:
+    """A property under a decorator that may return anything (``@wrap(ctx) @property``): the name holds
+    what that returns, perhaps a descriptor (the collector does not call the method a property)."""
+    return scope.method_kind != "property" and any(
+        text.rpartition(".")[2] in ("property", "cached_property") for text in scope.decorator_texts
+    )
 
 
 def _calls_back(site: ResolvedSite) -> bool:

@@ -42,6 +42,10 @@ def _docstring(body: list[ast.stmt]) -> str | None:
     return None
 
 
+#: Decorators that return the function they are given: a property under them is still a property.
+KIND_KEEPING_DECORATORS = frozenset({"abstractmethod", "override", "final", "overload"})
+
+
 class ModuleCollector(ExpressionCollector):
     """Builds the :class:`ModuleSummary` of one parsed file.
 
@@ -108,6 +112,10 @@ class ModuleCollector(ExpressionCollector):
 
     @staticmethod
     def _method_kind(decorators: tuple[str, ...]) -> str:
+        """The kind of method the decorators (outermost first) make. A property wrapped by a decorator
+        that may return anything (``@wrap_prop(ctx)`` over ``@property``) is whatever that returns, not a
+        property: only decorators that return what they are given may sit above one."""
+        wrapped = False
         for text in decorators:
             last = text.rpartition(".")[2]
             if last == "staticmethod":
@@ -115,7 +123,8 @@ class ModuleCollector(ExpressionCollector):
             if last == "classmethod":
                 return "class"
             if last in ("property", "cached_property") or last in ("setter", "getter", "deleter"):
-                return "property"
+                return "instance" if wrapped else "property"
+            wrapped = wrapped or last not in KIND_KEEPING_DECORATORS
         return "instance"
 
     def _defaults(self, args: ast.arguments) -> None:
