@@ -195,6 +195,17 @@ def test_recorder_with_lines_names_the_calling_line(tmp_path: Path) -> None:
     assert plain.trace().sites == frozenset()  # lines are recorded only when asked for
 
 
+def test_equal_functions_of_two_files_keep_their_own_names(tmp_path: Path) -> None:
+    source = "def relpath(path):\n    return path\n\n\ndef use():\n    return relpath('x')\n"
+    write(tmp_path, {"one.py": source, "two.py": source})  # equal code objects, whatever their file
+    with CallRecorder(tmp_path) as recorder:
+        for name in ("one", "two"):
+            namespace: dict[str, object] = {}
+            exec(compile(source, str(tmp_path / f"{name}.py"), "exec"), namespace)
+            namespace["use"]()  # type: ignore[operator]
+    assert {("one.use", "one.relpath"), ("two.use", "two.relpath")} <= recorder.trace().edges
+
+
 def test_trace_round_trips_through_json() -> None:
     trace = Trace(
         edges=frozenset({("a", "b")}),

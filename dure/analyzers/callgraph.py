@@ -181,6 +181,20 @@ UNKNOWN_ACCESSOR = "?"
 MAX_PASSES = 8
 #: Rounds of :meth:`CallResolver.follow_new_callers`: how deep callbacks of callbacks are followed.
 FOLLOW_ROUNDS = 1
+#: Class decorators that write the class's ``__init__`` (unless given ``init=False``), by import path.
+INIT_WRITERS = frozenset(
+    {
+        "dataclasses.dataclass",
+        "attr.s",
+        "attr.attrs",
+        "attr.define",
+        "attr.mutable",
+        "attr.frozen",
+        "attrs.define",
+        "attrs.mutable",
+        "attrs.frozen",
+    }
+)
 #: A new caller counts there only from a site with at most this many targets: one that may call any of
 #: many functions (a signal's receivers) would re-resolve them all, for targets as loose as its own.
 FOCUSED_TARGETS = 3
@@ -984,7 +998,11 @@ class CallResolver:
 
     def _construction(self, cls: str) -> list[tuple[str, int]]:
         hits: list[tuple[str, int]] = []
+        generated = self._generated_init(cls)
         for name in ("__new__", "__init__"):
+            if name == "__init__" and generated is not None:
+                hits.extend(generated)
+                continue
             for owner, bindings in self.program.class_member(cls, name):
                 if any(b.kind == "def" for b, _ in bindings):
                     hits.append(
@@ -995,6 +1013,51 @@ class CallResolver:
                 if assigned.is_exact() and next(iter(assigned.values))[0] == "F":
                     hits.append((next(iter(assigned.values))[1], 1))
         return hits or [(cls, 0)]
+
+    def _generated_init(self, cls: str) -> list[tuple[str, int]] | None:
+        """When the ``__init__`` that calling ``cls`` runs is one ``@dataclass`` (or attrs) wrote, found on
+        the MRO before any written in the repository: what it calls (``__post_init__``); else None. A
+        generated ``__init__`` does not call the bases' own."""
+        program = self.program
+        for klass in program.mro(cls):
+            scope = program.class_scope(klass)
+            if scope is None:
+                continue
+            if program.bindings(program.def_scope[klass], "__init__"):
+                return None
+            if self._writes_init(klass, scope):
+                hook = "__attrs_post_init__" if self._attrs_class(klass, scope) else "__post_init__"
+                return [
+                    (f"{owner}.{hook}", 1)
+                    for owner, bindings in program.class_member(cls, hook)
+                    if any(b.kind == "def" for b, _ in bindings)
+                ]
+        return None
+
+    def _writes_init(self, klass: str, scope: Scope) -> bool:
+        """Whether a class decorator of ``klass`` writes its ``__init__`` (``@dataclass``, attrs' ``@define``
+        and ``@attr.s``, unless given ``init=False``)."""
+        return any(
+            path in INIT_WRITERS and "init=False" not in text.replace(" ", "")
+            for path, text in self._class_decorators(klass, scope)
+        )
+
+    def _attrs_class(self, klass: str, scope: Scope) -> bool:
+        return any(path.startswith(("attr.", "attrs.")) for path, _ in self._class_decorators(klass, scope))
+
+    def _class_decorators(self, klass: str, scope: Scope) -> list[tuple[str, str]]:
+        """The import paths of the external decorators of class ``klass`` (of the decorator factory, for
+        ``@dataclass(frozen=True)``), with their text as written."""
+        parent = self.program.parent(self.program.def_scope[klass])
+        if parent is None or not scope.decorators:
+            return []
+        found = []
+        for ref, text in zip(scope.decorators, scope.decorator_texts, strict=False):
+            called = ref[1] if ref[0] == "c" else ref
+            for value in self.evaluator.evaluate(called, parent).values:
+                if value[0] == "X":
+                    found.append((value[1], text))
+        return found
 
     def _custom_construction(self, cls: str) -> bool:
         """A metaclass of the repository, or a ``__new__`` returning something else, may skip ``__init__``."""

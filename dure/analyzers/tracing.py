@@ -160,7 +160,9 @@ class CallRecorder:
         self._lines = lines
         self._prefix = str(self.root) + os.sep
         self._modules = dict(modules or {})
-        self._codes: dict[CodeType, _CodeInfo | None] = {}
+        # By the code object's identity, kept alive here: equal code objects of two files (the same function
+        # at the same line of two test modules) compare equal, whatever their file.
+        self._codes: dict[int, tuple[CodeType, _CodeInfo | None]] = {}
         self._trees: dict[str, dict[tuple[int, str], str]] = {}
         self._c_stack: list[tuple[FrameType, Any]] = []  # (calling frame, C function), named when needed
         self._edges: set[Edge] = set()
@@ -200,10 +202,9 @@ class CallRecorder:
 
     def _info(self, code: CodeType) -> _CodeInfo | None:
         """What the recorder knows of a code object; None for code outside the root."""
-        try:
-            return self._codes[code]
-        except KeyError:
-            pass
+        known = self._codes.get(id(code))
+        if known is not None and known[0] is code:
+            return known[1]
         info = None
         filename = code.co_filename
         if filename.startswith(self._prefix) and filename.endswith(".py"):
@@ -214,7 +215,7 @@ class CallRecorder:
             is_function = bool(code.co_flags & _NEWLOCALS) and code.co_name not in _COMPREHENSIONS
             is_lazy = bool(code.co_flags & _LAZY_CODE)
             info = _CodeInfo(name, is_function, is_lazy, _first_resume(code) if is_lazy else 0)
-        self._codes[code] = info
+        self._codes[id(code)] = (code, info)
         return info
 
     def _tree(self, filename: str, module: str) -> dict[tuple[int, str], str]:
