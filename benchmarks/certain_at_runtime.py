@@ -187,7 +187,7 @@ def markdown(corpus: str, results: Sequence[PackageResult]) -> str:
                 f"| {r.name} {r.version} | {r.passed} | {r.failed} | {r.certain} | {r.checked} | "
                 f"{r.confirmed} | {len(r.contradicted)} |"
             )
-    share = f"{confirmed / checked:.1%}" if checked else "-"
+    share = f"{confirmed / checked:.2%}" if checked else "-"
     lines += [
         "",
         f"**{len(ran)} packages ran: {confirmed} of {checked} checked certain edges confirmed ({share}).**",
