@@ -327,16 +327,28 @@ def _reclassing(program: Program, receivers: Vals, owner: str, file: str, line: 
     return Uncertainty(UncertaintyKind.MONKEYPATCH, owner, file, line, "assigns __class__", affected)
 
 
+#: Calls that set a named attribute, ``(obj, "name", value)``, by import path.
+ATTRIBUTE_SETTERS = frozenset({"builtins.setattr", "unittest.mock.patch.object", "mock.patch.object"})
+
+
 def _constant_setattrs(summary: ModuleSummary, module: str, evaluator: Evaluator) -> list[AttributeStore]:
-    """``setattr(obj, "name", value)`` is ``obj.name = value``."""
+    """``setattr(obj, "name", value)`` is ``obj.name = value``; so are ``mock.patch.object(obj, "name",
+    value)`` and a test's ``monkeypatch.setattr(obj, "name", value)`` (a ``setattr`` method of an object
+    outside the repository, such as pytest's fixture): the tests run with ``obj.name`` replaced."""
     stores = []
     for call in summary.calls:
         if call.kind != "call" or len(call.args) < 3 or call.args[1][0] != "s":
             continue
-        setattr_call = frozenset({("X", "builtins.setattr")})
-        if evaluator.evaluate(call.func, (module, call.scope)).values == setattr_call:
+        func = evaluator.evaluate(call.func, (module, call.scope))
+        named = bool(func.values) and all(v[0] == "X" and v[1] in ATTRIBUTE_SETTERS for v in func.values)
+        if named or _outside_setattr(call.func, func):
             stores.append(AttributeStore(call.scope, call.args[0], call.args[1][1], call.args[2], call.line))
     return stores
+
+
+def _outside_setattr(ref: Ref, func: Vals) -> bool:
+    """``x.setattr(...)`` where no value ``x.setattr`` may be is the repository's own code."""
+    return ref[0] == "a" and ref[2] == "setattr" and all(v[0] in ("X", "XI") for v in func.values)
 
 
 def _dynamic_namespaces(program: Program) -> None:

@@ -1,0 +1,6 @@
+def helper():
+    return "real"
+
+
+def other():
+    return "real"
