@@ -389,7 +389,12 @@ class Evaluator:
         return returned if found.complete and len(functions) == len(found.values) else incomplete(returned)
 
     def container_identity(self, ref: Ref, key: ScopeKey) -> tuple[object, ...] | None:
-        """Where a container lives (a variable's scope, or an object's attribute), to match additions."""
+        """Where a container lives (a variable's scope, an object's attribute, or an item of either), to
+        match additions. Items of one container share a place whatever their key: ``d["a"]["b"] = f`` and
+        ``d[k]["b"]`` may meet."""
+        if ref[0] == "i":
+            holder = self.container_identity(ref[1], key)
+            return ("item", holder) if holder is not None else None
         if ref[0] == "n":
             found = self.program.lookup(key, ref[1])
             return ("var", found[0][1], ref[1]) if found else None
