@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,8 +28,8 @@ from dure.analyzers.model import (
     UncertaintyKind,
 )
 from dure.analyzers.program import Program, ScopeKey
-from dure.analyzers.summary import AttributeStore, Binding, ModuleSummary, Ref, Scope
-from dure.analyzers.values import Vals, ordered
+from dure.analyzers.summary import UNKNOWN, AttributeStore, Binding, ModuleSummary, Ref, Scope
+from dure.analyzers.values import Vals, ordered, single
 
 SYS_MODULES = frozenset({("X", "sys.modules")})
 
@@ -281,10 +281,9 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
     """``module.f = g`` / ``Class.m = g`` from outside: an extra binding, and an uncertainty record."""
     found: list[Uncertainty] = []
     for module, summary in sorted(program.summaries.items()):
-        for store in [*summary.attribute_stores, *_constant_setattrs(summary, module, evaluator)]:
+        for store, receivers in _stores(summary, module, evaluator):
             key = (module, store.scope)
             owner = summary.scopes[store.scope].owner
-            receivers = evaluator.evaluate(store.base, key)
             if not receivers.complete:
                 program.store_on_unknown(store.attr)
             if store.attr == "__class__":
@@ -329,26 +328,101 @@ def _reclassing(program: Program, receivers: Vals, owner: str, file: str, line: 
 
 #: Calls that set a named attribute, ``(obj, "name", value)``, by import path.
 ATTRIBUTE_SETTERS = frozenset({"builtins.setattr", "unittest.mock.patch.object", "mock.patch.object"})
+#: Of those, the ones whose replacement may be left out (a ``MagicMock`` then takes the attribute's place).
+MOCK_SETTERS = frozenset({"unittest.mock.patch.object", "mock.patch.object"})
+#: Calls that replace what a dotted import path names, ``("pkg.mod.name", new)``, by import path.
+PATH_PATCHERS = frozenset({"unittest.mock.patch", "mock.patch"})
+
+
+def _stores(
+    summary: ModuleSummary, module: str, evaluator: Evaluator
+) -> Iterator[tuple[AttributeStore, Vals]]:
+    """The module's attribute stores, written or called, each with the objects it may store on."""
+    for store in [*summary.attribute_stores, *_constant_setattrs(summary, module, evaluator)]:
+        yield store, evaluator.evaluate(store.base, (module, store.scope))
+    for store, path in _dotted_patches(summary, module, evaluator):
+        yield store, _named_by_path(evaluator, path)
 
 
 def _constant_setattrs(summary: ModuleSummary, module: str, evaluator: Evaluator) -> list[AttributeStore]:
     """``setattr(obj, "name", value)`` is ``obj.name = value``; so are ``mock.patch.object(obj, "name",
-    value)`` and a test's ``monkeypatch.setattr(obj, "name", value)`` (a ``setattr`` method of an object
-    outside the repository, such as pytest's fixture): the tests run with ``obj.name`` replaced."""
+    value)`` (without a value, a mock's) and a test's ``monkeypatch.setattr(obj, "name", value)`` (a
+    ``setattr`` method of an object outside the repository, such as pytest's fixture), and pytest-mock's
+    ``mocker.patch.object``: the tests run with ``obj.name`` replaced."""
     stores = []
     for call in summary.calls:
-        if call.kind != "call" or len(call.args) < 3 or call.args[1][0] != "s":
+        if call.kind != "call" or len(call.args) < 2 or call.args[1][0] != "s":
             continue
         func = evaluator.evaluate(call.func, (module, call.scope))
+        outside = _outside_method(call.func, func)
         named = bool(func.values) and all(v[0] == "X" and v[1] in ATTRIBUTE_SETTERS for v in func.values)
-        if named or _outside_setattr(call.func, func):
-            stores.append(AttributeStore(call.scope, call.args[0], call.args[1][1], call.args[2], call.line))
+        mocks = outside == ("patch", "object") or (named and all(v[1] in MOCK_SETTERS for v in func.values))
+        if len(call.args) >= 3 and (named or outside == ("setattr",) or mocks):
+            value = call.args[2]
+        elif mocks:
+            value = _keyword(call.keywords, "new")
+        else:
+            continue
+        stores.append(AttributeStore(call.scope, call.args[0], call.args[1][1], value, call.line))
     return stores
 
 
-def _outside_setattr(ref: Ref, func: Vals) -> bool:
-    """``x.setattr(...)`` where no value ``x.setattr`` may be is the repository's own code."""
-    return ref[0] == "a" and ref[2] == "setattr" and all(v[0] in ("X", "XI") for v in func.values)
+def _dotted_patches(
+    summary: ModuleSummary, module: str, evaluator: Evaluator
+) -> Iterator[tuple[AttributeStore, str]]:
+    """``mock.patch("pkg.mod.name", new)`` (without ``new``, a mock), pytest-mock's ``mocker.patch`` and a
+    test's ``monkeypatch.setattr("pkg.mod.name", new)``: ``name`` of what ``pkg.mod`` names is replaced.
+    Each as a store (its base the string) and the dotted path of the object stored on."""
+    for call in summary.calls:
+        if call.kind != "call" or not call.args or call.args[0][0] != "s":
+            continue
+        path, dot, attr = call.args[0][1].rpartition(".")
+        if not dot or not path or not attr:
+            continue
+        func = evaluator.evaluate(call.func, (module, call.scope))
+        outside = _outside_method(call.func, func)
+        if outside == ("setattr",) and len(call.args) == 2:
+            value = call.args[1]
+        elif outside == ("patch",) or (
+            func.values and all(v[0] == "X" and v[1] in PATH_PATCHERS for v in func.values)
+        ):
+            value = call.args[1] if len(call.args) > 1 else _keyword(call.keywords, "new")
+        else:
+            continue
+        yield AttributeStore(call.scope, call.args[0], attr, value, call.line), path
+
+
+def _named_by_path(evaluator: Evaluator, path: str) -> Vals:
+    """What a dotted import path names, as ``mock.patch`` finds it: the longest prefix that is a module
+    of the repository, then attributes; a path outside the repository names an external object."""
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        module = ".".join(parts[:cut])
+        if evaluator.program.is_module(module):
+            found = single(("M", module))
+            for attr in parts[cut:]:
+                found = evaluator.attribute(found, attr)
+            return found
+    return single(("X", path))
+
+
+def _keyword(keywords: tuple[tuple[str | None, Ref], ...], name: str) -> Ref:
+    """The value passed as keyword ``name``, else unknown (a ``**kwargs`` may hold it; a mock replaces
+    what is patched without one)."""
+    return next((ref for keyword, ref in keywords if keyword == name), UNKNOWN)
+
+
+def _outside_method(ref: Ref, func: Vals) -> tuple[str, ...] | None:
+    """For ``x.setattr(...)``, ``x.patch(...)`` and ``x.patch.object(...)`` where no value the call may be
+    is the repository's own code (pytest's ``monkeypatch`` and pytest-mock's ``mocker`` fixtures): the
+    attribute names after ``x``; else None."""
+    if ref[0] != "a" or not all(v[0] in ("X", "XI") for v in func.values):
+        return None
+    if ref[2] in ("setattr", "patch"):
+        return (ref[2],)
+    if ref[2] == "object" and ref[1][0] == "a" and ref[1][2] == "patch":
+        return ("patch", "object")
+    return None
 
 
 def _dynamic_namespaces(program: Program) -> None:
