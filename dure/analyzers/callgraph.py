@@ -293,7 +293,7 @@ class CallResolver:
         """The sites of ``module`` in a fixed order: its calls, then the attribute reads that may run a
         property getter."""
         summary = self.program.summaries[module]
-        return [*summary.calls, *self._property_reads(summary)]
+        return [*summary.calls, *self._property_reads(summary), *self._hooked_imports(summary)]
 
     def note_callers(self, every_site: Iterable[ResolvedSite] | None = None) -> None:
         """Before the flow pass: note the callers the first pass found. ``every_site``: the first pass's
@@ -324,13 +324,53 @@ class CallResolver:
         return bool(found) and any(b.kind == "param" for b, _ in found or ())
 
     def _property_reads(self, summary: ModuleSummary) -> list[CallRecord]:
-        """Attribute reads that may run a property getter (their name is a property's somewhere)."""
+        """Attribute reads that may run code: a property getter (their name is a property's somewhere) and,
+        where the repository defines ``__getattr__``, the hook of a class or module that lacks the name (a
+        read that is called is resolved with its call)."""
         names = self.property_names
+        if not self._getattr_hooks_defined:
+            loads = [load for load in summary.attribute_loads if load[4] in names]
+        else:
+            called = {(c.scope, c.line, c.column, c.func) for c in summary.calls if c.func[0] == "a"}
+            loads = [
+                load
+                for load in summary.attribute_loads
+                if load[4] in names
+                or (
+                    not (load[4].startswith("__") and load[4].endswith("__"))
+                    and (load[0], load[1], load[2], ("a", load[3], load[4])) not in called
+                )
+            ]
         return [
             CallRecord(scope, line, column, "attr", ("a", base, attr), (), (), f"{ref_text(base)}.{attr}")
-            for scope, line, column, base, attr in summary.attribute_loads
-            if attr in names
+            for scope, line, column, base, attr in loads
         ]
+
+    def _hooked_imports(self, summary: ModuleSummary) -> list[CallRecord]:
+        """``from mod import name`` where ``mod`` is a repository module with a ``__getattr__``: if the
+        module does not bind ``name``, importing it runs the hook (PEP 562)."""
+        hooked = self._modules_with_getattr
+        if not hooked:
+            return []
+        return [
+            CallRecord(scope.id, b.line, 0, "attr", ("from", b.a, b.b), (), (), f"{b.a}.{b.b}")
+            for scope in summary.scopes
+            for bindings in scope.bindings.values()
+            for b in bindings
+            if b.kind == "from" and b.a in hooked and b.b != "*"
+        ]
+
+    _hooked_modules_cache: frozenset[str] | None = None
+
+    @property
+    def _modules_with_getattr(self) -> frozenset[str]:
+        if self._hooked_modules_cache is None:
+            self._hooked_modules_cache = frozenset(
+                module
+                for module, summary in self.program.summaries.items()
+                if "__getattr__" in summary.scopes[0].bindings
+            )
+        return self._hooked_modules_cache
 
     def _flow_through_parameters(self, retry: list[ResolvedSite]) -> list[ResolvedSite]:
         if not retry and not self.pending:
@@ -1228,12 +1268,14 @@ class CallResolver:
         A read of a property's name on a receiver the index cannot name may run that property: unresolved.
         """
         ref = site.record.func
+        if ref[0] == "from":
+            return self._module_fallback(ref[1], ref[2], unique=True)
         if ref[0] != "a":
             return []
         named = ref[2] in (self.setter_names if setter else self.property_names)
         hooked = setter and self._setattr_defined
         if not named and not hooked:
-            return []
+            return [] if setter else self._attribute_fallbacks(ref, site)
         receiver = self.evaluator.evaluate(ref[1], site.key)
         targets = self._property_targets(receiver, ref[2], setter=setter) if named else []
         if hooked:  # ``obj.x = v`` calls ``type(obj).__setattr__``
