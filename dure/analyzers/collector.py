@@ -426,15 +426,7 @@ class ModuleCollector(ExpressionCollector):
         self.expr(node.subject)
         subject = self.ref(node.subject)
         for case in node.cases:
-            for child in ast.walk(case.pattern):
-                name = getattr(child, "name", None) or getattr(child, "rest", None)
-                if isinstance(name, str):
-                    if type(child) is ast.MatchAs and type(child.pattern) is ast.MatchClass:
-                        self.bind(name, "exc", self.ref(child.pattern.cls))  # an instance of that class
-                    else:
-                        self.bind(name, "unknown", "match capture")
-                if isinstance(child, ast.expr):
-                    self.expr(child)
+            self._pattern(case.pattern, None)
             alternatives = case.pattern.patterns if type(case.pattern) is ast.MatchOr else [case.pattern]
             for alternative in alternatives:
                 if type(alternative) is ast.MatchValue:  # ``subject == value``
@@ -444,6 +436,44 @@ class ModuleCollector(ExpressionCollector):
             if case.guard is not None:
                 self.expr(case.guard)
             self.body(case.body)
+
+    def _pattern(self, pattern: ast.pattern, value: Ref | None) -> None:
+        """Bind the captures of ``pattern``, matched against a subject whose ref is ``value`` (None: one the
+        index does not follow), and record the attribute reads of its class patterns.
+
+        ``Cls(a, b=c)`` matches an instance of ``Cls`` (or of a subclass), then reads from it the attributes
+        ``Cls.__match_args__`` names by position (``("mp", instance, 0)``) and ``b`` by keyword; what they
+        match against is what those attributes hold."""
+        if isinstance(pattern, ast.MatchAs):
+            inner, name = pattern.pattern, pattern.name
+            if inner is not None:
+                self._pattern(inner, value)
+            if name is not None:
+                if type(inner) is ast.MatchClass:
+                    self.bind(name, "val", ("ni", self.ref(inner.cls)))
+                elif inner is None and value is not None:
+                    self.bind(name, "val", value)
+                else:
+                    self.bind(name, "unknown", "match capture")
+        elif isinstance(pattern, ast.MatchClass):
+            self.expr(pattern.cls)
+            instance = ("ni", self.ref(pattern.cls))
+            for position, positional in enumerate(pattern.patterns):
+                self._pattern(positional, ("mp", instance, position))
+            for attr, keyword in zip(pattern.kwd_attrs, pattern.kwd_patterns, strict=True):
+                self.summary.attribute_loads.append(
+                    (self.scope.id, keyword.lineno, keyword.col_offset, instance, attr)
+                )
+                self._pattern(keyword, ("a", instance, attr))
+        else:
+            for child in ast.iter_child_nodes(pattern):
+                if isinstance(child, ast.pattern):
+                    self._pattern(child, None)
+                elif isinstance(child, ast.expr):
+                    self.expr(child)
+            name = getattr(pattern, "name", None) or getattr(pattern, "rest", None)
+            if isinstance(name, str):
+                self.bind(name, "unknown", "match capture")
 
     def type_alias(self, node: ast.stmt) -> None:
         name = getattr(node, "name", None)

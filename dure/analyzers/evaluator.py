@@ -107,6 +107,23 @@ DICT_VIEWS = {"values": "dict_values", "items": "dict_items"}
 DICT_READS = frozenset({*DICT_VIEWS, "get", "pop", "setdefault"})
 #: The kinds of container value whose items are known where it is made: what a generator yields.
 GENERATORS = frozenset({"generator", "async_generator"})
+#: Builtin classes whose class pattern with one positional sub-pattern (``int(x)``) matches the subject.
+SELF_MATCHING = frozenset(
+    f"builtins.{name}"
+    for name in (
+        "bool",
+        "bytearray",
+        "bytes",
+        "dict",
+        "float",
+        "frozenset",
+        "int",
+        "list",
+        "set",
+        "str",
+        "tuple",
+    )
+)
 NON_DESCRIPTOR_MODULES = ("collections.", "enum.", "typing.", "typing_extensions.", "abc.")
 MAX_DEPTH = 40
 _A_STRING = single(("XI", "builtins.str"))  # what every string literal evaluates to (built once)
@@ -284,7 +301,47 @@ class Evaluator:
             return self.awaited(self.evaluate(ref[1], key))
         if tag == "it":
             return self.item(ref[1], key, iterating=True)
+        if tag == "ni":
+            return self.instances(self.evaluate(ref[1], key), exact=False)
+        if tag == "mp":
+            return self.matched_positional(ref[1], ref[2], key)
         return UNKNOWN_VALS
+
+    def matched_positional(self, instance: Ref, position: int, key: ScopeKey) -> Vals:
+        """What the positional sub-pattern ``position`` of a class pattern matches against: the attribute
+        the class's ``__match_args__`` names there (of ``int(x)`` and the other builtins that match
+        themselves, the subject)."""
+        subjects = self.evaluate(instance, key)
+        parts: list[Vals] = []
+        for value in ordered(subjects.values):
+            name = self._match_arg(value[1], position, exact=value[2]) if value[0] == "I" else None
+            if name is not None:
+                parts.append(self.attribute(single(value, exact=subjects.exact), name))
+            elif value[0] == "XI" and value[1] in SELF_MATCHING and position == 0:
+                parts.append(single(value))
+            else:
+                parts.append(UNKNOWN_VALS)
+        if not parts:
+            return UNKNOWN_VALS
+        found = union(parts)
+        return found if subjects.complete else incomplete(found)
+
+    def _match_arg(self, cls: str, position: int, *, exact: bool) -> str | None:
+        """The attribute ``__match_args__[position]`` names for instances of ``cls`` (and its subclasses
+        unless ``exact``) when they agree on it and each class spells it as a tuple of strings."""
+        classes = [cls] if exact else [cls, *sorted(self.program.subclasses(cls))]
+        names = set()
+        for klass in classes:
+            found = self.program.class_member(klass, "__match_args__")
+            bindings = found[0][1] if found else []
+            binding = bindings[0][0] if len(bindings) == 1 else None
+            if binding is None or binding.kind != "val" or binding.a[0] != "q" or binding.a[1] != "tuple":
+                return None
+            items = binding.a[2]
+            if position >= len(items) or items[position][0] != "s":
+                return None
+            names.add(items[position][1])
+        return names.pop() if len(names) == 1 else None
 
     @staticmethod
     def awaited(awaitables: Vals) -> Vals:
