@@ -254,7 +254,7 @@ class ModuleCollector(ExpressionCollector):
             if node.target.id == "__all__":
                 self._set_all(node.value, extend=True)
             elif dunder:
-                self.bind(node.target.id, "aug", "__i" + dunder[2:])
+                self.bind(node.target.id, "aug", "__i" + dunder[2:], node.target.id)
             else:
                 self.bind(node.target.id, "unknown", "augmented assignment")
 

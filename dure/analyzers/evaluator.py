@@ -527,25 +527,28 @@ class Evaluator:
         if kind == "ann":
             return self.annotated(binding.a, key)
         if kind == "aug":
-            return self.augmented(binding.a, key)
+            return self.augmented(binding.a, binding.b, key)
         return UNKNOWN_VALS
 
-    def augmented(self, dunder: str, key: ScopeKey) -> Vals:
-        """``x += y``: what ``__iadd__`` of x's other values returns (builtin values keep their type)."""
+    def augmented(self, dunder: str, name: str, key: ScopeKey) -> Vals:
+        """``name += y``: what ``__iadd__`` (else ``__add__``) of the name's other values returns (builtin
+        values keep their type)."""
+        bindings = self.program.scope(key).bindings.get(name, ())
+        others = [self.binding(b, key) for b in bindings if b.kind != "aug"]
         parts: list[Vals] = []
-        for name, bindings in self.program.scope(key).bindings.items():
-            if any(b.kind == "aug" and b.a == dunder for b in bindings):
-                others = [self.binding(b, key) for b in bindings if b.kind != "aug"]
-                for value in ordered(union(others).values) if others else ():
-                    if value[0] == "I":
-                        method = self.instance_member(value[1], dunder, exact=value[2])
-                        parts.extend([self.returns(v[1]) for v in ordered(method.values) if v[0] == "F"])
-                    elif value[0] == "XI":
-                        parts.append(single(value))
-                    else:
-                        parts.append(UNKNOWN_VALS)
-                del name
-                break
+        for value in ordered(union(others).values) if others else ():
+            if value[0] == "I":
+                method = self.instance_member(value[1], dunder, exact=value[2])
+                if not method.values - {("X", f"builtins.object.{dunder}")}:  # none: ``x = x + y``
+                    method = self.instance_member(value[1], "__" + dunder[3:], exact=value[2])
+                functions = [v[1] for v in ordered(method.values) if v[0] == "F"]
+                parts.extend([_implemented(self.returns(function)) for function in functions])
+                if not functions or len(functions) != len(method.values) or not method.complete:
+                    parts.append(UNKNOWN_VALS)
+            elif value[0] == "XI":
+                parts.append(single(value))
+            else:
+                parts.append(UNKNOWN_VALS)
         return union(parts) if parts else UNKNOWN_VALS
 
     def module_path(self, path: str) -> Vals:
@@ -1301,6 +1304,17 @@ def _unpacked_pair_part(container: Value, position: int) -> Vals:
     if position > 1:
         return NOTHING  # no such element: unpacking fails
     return _AN_INT if kind == "enumerate" else UNKNOWN_VALS
+
+
+NOT_IMPLEMENTED = ("X", "builtins.NotImplemented")
+
+
+def _implemented(result: Vals) -> Vals:
+    """What an operator gives when its method returns ``result``: never ``NotImplemented``, which makes the
+    interpreter try the reflected method instead (whose result the index does not know here)."""
+    if NOT_IMPLEMENTED not in result.values:
+        return result
+    return incomplete(Vals(result.values - {NOT_IMPLEMENTED}, result.complete, False))
 
 
 def _is_dict(value: Value) -> bool:

@@ -63,6 +63,7 @@ class Program:
         self.outside_stores = 0  # how many store_elsewhere made: what read the instance attributes may change
         self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         self._eager_call_lines: dict[str, list[int]] = {}
+        self._eager_read_lines: dict[str, dict[str, list[int]]] = {}
         self.dynamic_namespaces: set[str] = set()  # modules whose globals are written through globals()
         self.replaced_modules: set[str] = set()  # modules that ``sys.modules[name] = obj`` replaces
         self.rebound_builtins: set[str] = set()  # builtins that ``builtins.name = f`` rebinds
@@ -180,7 +181,7 @@ class Program:
         own = [b for b in bound if not b.type_only] if runtime else list(bound)
         if len(own) > 1 and scope.kind in ("module", "class") and name != "*":  # star imports accumulate
             last = max((i for i, b in enumerate(own) if not b.guarded), default=0)
-            if last and not self._eager_call_between(key[0], own[0].line, own[last].line):
+            if last and not self._earlier_value_seen(key[0], name, own, last):
                 own = own[last:]
         found = [(own[0], key)] if len(own) == 1 else [(b, key) for b in own]
         if key[0] in self.test_directories:
@@ -215,6 +216,60 @@ class Program:
         """The bindings ``found`` in ``module``, their imports found as :meth:`test_path_import` finds them
         (a relative import, made absolute, starts with a directory of the repository: it stays as it is)."""
         return [(_imported_on_test_path(self, module, b), where) for b, where in found]
+
+    def _earlier_value_seen(self, module: str, name: str, bindings: list[Binding], last: int) -> bool:
+        """Whether import-time code may see ``name`` bound as before its last unguarded binding: a call
+        between the first binding and that one, a read of the name from import-time code there (on its
+        line too: ``x = x + 1``, ``f = wrap(f)``), or a later binding whose value reads the name."""
+        first, final = bindings[0].line, bindings[last].line
+        if self._eager_call_between(module, first, final):
+            return True
+        if any(name in _names_read(b.a) for b in bindings[last:] if type(b.a) is tuple):
+            return True
+        lines = self._eager_reads(module).get(name)
+        if not lines:
+            return False
+        if bindings[last].kind == "aug":  # ``x += y`` reads x; its value is computed from the other bindings
+            final -= 1
+        index = bisect.bisect_right(lines, first)
+        return index < len(lines) and lines[index] <= final
+
+    def _eager_reads(self, module: str) -> dict[str, list[int]]:
+        """The lines where import-time code (module and class bodies, and their comprehensions) reads each
+        name, by name, sorted (memoised)."""
+        found = self._eager_read_lines.get(module)
+        if found is not None:
+            return found
+        summary = self.summaries[module]
+        scopes = summary.scopes
+        eager = set()
+        for scope in scopes:
+            outer = scope
+            while outer.kind == "comprehension" and outer.parent is not None:
+                outer = scopes[outer.parent]
+            if outer.kind in ("module", "class"):
+                eager.add(scope.id)
+        reads: dict[str, set[int]] = defaultdict(set)
+
+        def note(ref: object, line: int) -> None:
+            for read in _names_read(ref):
+                reads[read].add(line)
+
+        for index in eager:
+            for bindings in scopes[index].bindings.values():
+                for binding in bindings:
+                    if type(binding.a) is tuple:
+                        note(binding.a, binding.line)
+        for call in summary.calls:
+            if call.scope in eager:
+                note(call.func, call.line)
+                note(call.args, call.line)
+                note(tuple(ref for _, ref in call.keywords), call.line)
+        for scope_id, line, _column, base, _attr in summary.attribute_loads:
+            if scope_id in eager:
+                note(base, line)
+        found = self._eager_read_lines[module] = {name: sorted(lines) for name, lines in reads.items()}
+        return found
 
     def _eager_call_between(self, module: str, first: int, last: int) -> bool:
         """Whether code runs between two bindings at import time (a call could see the earlier one)."""
@@ -533,6 +588,21 @@ class Program:
             if found:
                 return [(klass, found)]
         return []
+
+
+def _names_read(ref: object) -> set[str]:
+    """The names a ref (or a tuple of refs) reads: the ``("n", name)`` parts anywhere inside it."""
+    found: set[str] = set()
+    stack = [ref]
+    while stack:
+        part = stack.pop()
+        if type(part) is not tuple or not part:
+            continue
+        if part[0] == "n" and len(part) == 2 and type(part[1]) is str:
+            found.add(part[1])
+            continue
+        stack.extend(item for item in part if type(item) is tuple)
+    return found
 
 
 def _local_bindings(scope: Scope, key: ScopeKey, name: str, runtime: bool) -> list[tuple[Binding, ScopeKey]]:

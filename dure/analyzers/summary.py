@@ -49,9 +49,9 @@ class Binding(NamedTuple):
     ``kind`` is one of ``def``, ``class`` (a = qualname), ``import`` (a = dotted module path), ``from``
     (a = absolute module path, b = name), ``val`` (a = ref), ``param`` (a = index), ``iter`` (a = ref of the
     iterable), ``enter`` (a = ref of the context manager), ``exc`` (a = ref of the exception class),
-    ``ann`` (a = ref of the annotation, no value), ``aug`` (a = in-place dunder: ``x += y``), ``iterpart``
-    (a = ref of the iterable, b = position in the unpacked target: ``for i, x in ...``), ``valin``
-    (a = ref evaluated in scope b: assignments from elsewhere) and ``unknown`` (a = reason).
+    ``ann`` (a = ref of the annotation, no value), ``aug`` (a = in-place dunder, b = the name: ``x += y``),
+    ``iterpart`` (a = ref of the iterable, b = position in the unpacked target: ``for i, x in ...``),
+    ``valin`` (a = ref evaluated in scope b: assignments from elsewhere) and ``unknown`` (a = reason).
     """
 
     kind: str
