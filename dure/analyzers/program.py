@@ -235,8 +235,8 @@ class Program:
         return index < len(lines) and lines[index] <= final
 
     def _eager_reads(self, module: str) -> dict[str, list[int]]:
-        """The lines where import-time code (module and class bodies, and their comprehensions) reads each
-        name, by name, sorted (memoised)."""
+        """The lines where import-time code (module and class bodies, and their comprehensions; the
+        defaults of the definitions they make) reads each name, by name, sorted (memoised)."""
         found = self._eager_read_lines.get(module)
         if found is not None:
             return found
@@ -260,6 +260,10 @@ class Program:
                 for binding in bindings:
                     if type(binding.a) is tuple:
                         note(binding.a, binding.line)
+                    elif binding.kind in ("def", "class") and type(binding.b) is int:
+                        made = scopes[binding.b]  # defaults and the metaclass are read right away (bases
+                        # are evaluated as bound before the statement: ``class A(A)``)
+                        note((*[param.default for param in made.params], made.metaclass), binding.line)
         for call in summary.calls:
             if call.scope in eager:
                 note(call.func, call.line)
