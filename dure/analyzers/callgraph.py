@@ -895,6 +895,8 @@ class CallResolver:
             targets.extend(self._mapped_builtins(site))
         if path in TYPE_CHECKS and len(record.args) >= 2:
             targets.extend(self._type_check_hooks(TYPE_CHECKS[path], record.args[1], site))
+        if path == "builtins.type.__call__" and record.func[0] == "a" and record.func[1][0] == "super":
+            targets.extend(self._made_by_metaclass(record.func[1][1]))
         if path in NEVER_CALL_ARGUMENTS:
             return targets
         arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
@@ -1267,7 +1269,35 @@ class CallResolver:
             self._set_name_cache = frozenset(cls.rpartition(".")[2] for cls in classes)
         return self._set_name_cache
 
-    def _metaclass_methods(self, cls: str, names: tuple[str, ...]) -> list[str]:
+    def _made_by_metaclass(self, meta: str) -> list[ResolvedTarget]:
+        """``super().__call__(...)`` in a method of the metaclass ``meta`` is ``type.__call__``: it builds an
+        instance of the class called, one of those whose metaclass is ``meta`` or derives from it, running
+        that class's ``__new__``/``__init__`` (possible: which class is not known here)."""
+        made = self._classes_by_metaclass.get(meta, ())
+        return [
+            ResolvedTarget(callee, Certainty.POSSIBLE, offset)
+            for cls in made
+            for callee, offset in self._construction(cls)
+            if callee != cls
+        ]
+
+    _metaclass_table: dict[str, list[str]] | None = None
+
+    @property
+    def _classes_by_metaclass(self) -> dict[str, list[str]]:
+        """The repository's classes by each repository metaclass on their metaclass's MRO."""
+        if self._metaclass_table is None:
+            table: dict[str, list[str]] = defaultdict(list)
+            program = self.program
+            for cls in sorted(program.class_scopes):
+                meta = self._metaclass_of(cls)
+                for klass in program.mro(meta) if meta is not None else ():
+                    table[klass].append(cls)
+            self._metaclass_table = dict(table)
+        return self._metaclass_table
+
+    def _metaclass_of(self, cls: str) -> str | None:
+        """The repository metaclass ``cls`` gets from its own ``metaclass=`` or its bases', if any."""
         program = self.program
         for klass in program.mro(cls):
             scope = program.class_scope(klass)
@@ -1276,13 +1306,14 @@ class CallResolver:
                 continue
             values = self.evaluator.evaluate(scope.metaclass, parent).values
             metaclasses = [v[1] for v in ordered(values) if v[0] == "C"]
-            return [
-                f"{owner}.{name}"
-                for meta in metaclasses[:1]
-                for name in names
-                for owner in self._defining_class(meta, name)
-            ]
-        return []
+            return metaclasses[0] if metaclasses else None
+        return None
+
+    def _metaclass_methods(self, cls: str, names: tuple[str, ...]) -> list[str]:
+        meta = self._metaclass_of(cls)
+        if meta is None:
+            return []
+        return [f"{owner}.{name}" for name in names for owner in self._defining_class(meta, name)]
 
     def _property_access(self, site: ResolvedSite, *, setter: bool = False) -> list[ResolvedTarget]:
         """``obj.p`` runs the getter of property ``p``; ``obj.p = v`` runs its setter.
