@@ -54,8 +54,6 @@ BUILTIN_PROTOCOLS = {
 #: Of those, the ones that may answer from a table passed to them instead (``copy.deepcopy(x, memo)``).
 MEMOISED_PROTOCOLS = frozenset({"copy.deepcopy"})
 #: Sites that name what they run (a call, an attribute read, store or deletion): no protocol on a parameter.
-#: The in-place operator methods (``__iadd__``...): a class without one runs the binary method.
-IN_PLACE = frozenset("__i" + dunder[2:] for dunder in BINARY_DUNDER_NAMES.values())
 NAMED_KINDS = frozenset({"call", "deco", "attr", "attrset", "attrdel"})
 #: Callables outside the repository that never call the functions passed to them (type tests, decorators
 #: that wrap or mark a function, or register it for a type checker): no callback edge from their call sites.
@@ -629,10 +627,7 @@ class CallResolver:
             for target in reflected:
                 target.certainty = Certainty.POSSIBLE
             return reflected
-        dunder = kind[3:]
-        targets = (
-            self._in_place(receiver, dunder) if dunder in IN_PLACE else self._protocol(receiver, (dunder,))
-        )
+        targets = self._protocol(receiver, (kind[3:],))
         if record.args and any(t.certainty is Certainty.CERTAIN for t in targets):
             self._yield_to_reflected(site, receiver, kind[3:], targets)
         if kind == "op:__contains__" and any(t.callee.endswith(".__iter__") for t in targets):
@@ -1188,23 +1183,6 @@ class CallResolver:
         for value in instances:
             for dunder in dunders:
                 targets.extend(self._dunder(value[1], dunder, exact=value[2], unique=unique))
-        return _deduplicate(targets)
-
-    def _in_place(self, receiver: Vals, dunder: str) -> list[ResolvedTarget]:
-        """``x += y`` runs ``__iadd__`` of x's class; of a class without one, ``__add__`` (only possibly
-        when a base from outside the repository may have ``__iadd__``)."""
-        binary = "__" + dunder[3:]
-        targets: list[ResolvedTarget] = []
-        unique = receiver.is_exact()
-        for value in ordered(receiver.values):
-            if value[0] != "I":
-                continue
-            in_place = self.evaluator.instance_member(value[1], dunder, exact=value[2])
-            if in_place.values - {("X", f"builtins.object.{dunder}")}:  # ``object`` has none
-                targets.extend(self._dunder(value[1], dunder, exact=value[2], unique=unique))
-            else:
-                sure = unique and in_place.complete
-                targets.extend(self._dunder(value[1], binary, exact=value[2], unique=sure))
         return _deduplicate(targets)
 
     def _class_creation(self, cls: str) -> list[ResolvedTarget]:
