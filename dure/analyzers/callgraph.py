@@ -618,6 +618,8 @@ class CallResolver:
         receiver = self.evaluator.evaluate(record.func, site.key)
         if kind == "raise":
             return self._raised(receiver)
+        if kind in ("hash", "hashes"):
+            return self._hashing(receiver, compared=kind == "hashes", sure=True)
         if kind in ITERATION:
             return self._iteration(receiver, *ITERATION[kind])
         if kind in PROTOCOLS:
@@ -634,7 +636,29 @@ class CallResolver:
             targets.extend(self._searched(targets))
         if kind == "op:__getitem__":
             targets.extend(self._subscript_hooks(receiver))
+        if record.args and kind in KEYED_OPERATIONS:
+            hashes = _hashes_keys(receiver)
+            if hashes is not None:
+                keys = self.evaluator.evaluate(record.args[0], site.key)
+                targets.extend(self._hashing(keys, compared=True, sure=hashes))
         return targets
+
+    def _hashing(self, keys: Vals, *, compared: bool, sure: bool) -> list[ResolvedTarget]:
+        """A set or dict hashing ``keys``: their class's ``__hash__`` (certain when ``sure`` the container
+        hashes and the key is known exactly) and, when ``compared`` with other keys, its ``__eq__`` on equal
+        hashes (possible)."""
+        targets: list[ResolvedTarget] = []
+        unique = sure and keys.is_exact()
+        for value in ordered(keys.values):
+            if value[0] != "I":
+                continue
+            hashed = self._dunder(value[1], "__hash__", exact=value[2], unique=unique)
+            targets.extend(hashed)
+            if compared and hashed:
+                for target in self._dunder(value[1], "__eq__", exact=value[2], unique=False):
+                    target.certainty = Certainty.POSSIBLE
+                    targets.append(target)
+        return _deduplicate(targets)
 
     _getattr_cache: bool | None = None
 
@@ -892,6 +916,10 @@ class CallResolver:
             targets.extend(self._type_check_hooks(TYPE_CHECKS[path], record.args[1], site))
         if path == "builtins.type.__call__" and record.func[0] == "a" and record.func[1][0] == "super":
             targets.extend(self._made_by_metaclass(record.func[1][1]))
+        if path in HASHING_METHODS and record.args and record.args[0] is not STARRED:
+            exact = self.evaluator.evaluate(record.func, site.key).is_exact()
+            keys = evaluate(record.args[0], site.key)
+            targets.extend(self._hashing(keys, compared=True, sure=exact))
         if path in NEVER_CALL_ARGUMENTS:
             return targets
         arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
@@ -1644,6 +1672,42 @@ def _called_name(ref: Ref) -> str | None:
 
 _RANK = {Certainty.CERTAIN: 0, Certainty.POSSIBLE: 1, Certainty.UNRESOLVED: 2}
 _CERTAINTY_VALUES = {certainty: certainty.value for certainty in Certainty}
+
+
+#: Operations that look their key up in a set or dict (``k in d``; subscripts keep no key).
+KEYED_OPERATIONS = frozenset({"op:__contains__"})
+#: Builtin containers that hash their keys.
+HASHING_CONTAINERS = frozenset(
+    {
+        "builtins.dict",
+        "builtins.set",
+        "builtins.frozenset",
+        "collections.OrderedDict",
+        "collections.defaultdict",
+    }
+)
+#: Their methods that hash their first argument (and compare it with what hashes alike).
+HASHING_METHODS = frozenset(
+    f"builtins.{kind}.{method}"
+    for kind, methods in (
+        ("dict", ("get", "pop", "setdefault", "__getitem__", "__contains__")),
+        ("set", ("add", "discard", "remove", "__contains__")),
+        ("frozenset", ("__contains__",)),
+    )
+    for method in methods
+)
+
+
+def _hashes_keys(container: Vals) -> bool | None:
+    """Whether ``container`` is surely a set or dict (True), may be one (False), or is none (None)."""
+    hashing = [
+        (value[0] == "Q" and value[2] in ("dict", "set"))
+        or (value[0] == "XI" and value[1] in HASHING_CONTAINERS)
+        for value in container.values
+    ]
+    if not any(hashing):
+        return None
+    return all(hashing) and container.complete
 
 
 def _deduplicate(targets: list[ResolvedTarget]) -> list[ResolvedTarget]:

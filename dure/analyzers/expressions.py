@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from dure.analyzers.model import Definition, DefinitionKind
@@ -272,6 +272,7 @@ class ExpressionCollector(ScopeTracker):
         if dunder is not None:
             receiver = node.value
             # ``sys.modules[key] = obj`` keeps its key (see dynamic.module_replacements); others need none
+            # ``sys.modules[key] = obj`` keeps its key (see dynamic.module_replacements); others need none
             keyed = dunder == "__setitem__" and type(receiver) is ast.Attribute and receiver.attr == "modules"
             args = (self.ref(node.slice),) if keyed else ()
             self._call(node, OPERATOR_KINDS[dunder], self.ref(receiver), dunder, args=args)
@@ -338,6 +339,8 @@ class ExpressionCollector(ScopeTracker):
         _push_children(node, self.scope, stack)
 
     def _sequence(self, node: ast.List | ast.Tuple | ast.Set, stack: Stack) -> None:
+        if type(node) is ast.Set:
+            self._hashed(node.elts)
         for item in node.elts:
             if type(item) in MAY_BE_USES:
                 self._use(item)
@@ -347,7 +350,16 @@ class ExpressionCollector(ScopeTracker):
         scope = self.scope
         stack.extend([(item, scope) for item in node.elts if type(item) not in INERT])
 
+    def _hashed(self, keys: Sequence[ast.expr | None]) -> None:
+        """A set or dict display hashes its items (keys): ``__hash__``, and ``__eq__`` when two of them
+        hash alike. Constants and ``**`` splats call no repository code."""
+        kind = "hashes" if len(keys) > 1 else "hash"  # several items may compare
+        for key in keys:
+            if key is not None and type(key) is not ast.Constant and type(key) is not ast.Starred:
+                self._call(key, kind, self.ref(key), "__hash__")
+
     def _dict(self, node: ast.Dict, stack: Stack) -> None:
+        self._hashed(node.keys)
         for item in node.values:
             if type(item) in MAY_BE_USES:
                 self._use(item)
@@ -359,8 +371,9 @@ class ExpressionCollector(ScopeTracker):
         left = node.left
         for operator, right in zip(node.ops, node.comparators, strict=True):
             kind = type(operator)
-            if kind is ast.In or kind is ast.NotIn:
-                self._call(node, "op:__contains__", self.ref(right), "__contains__")
+            if kind is ast.In or kind is ast.NotIn:  # the item is kept: a set or dict hashes it
+                item = () if type(left) is ast.Constant else (self.ref(left),)
+                self._call(node, "op:__contains__", self.ref(right), "__contains__", args=item)
             else:
                 dunder = COMPARE_DUNDERS.get(kind)
                 if dunder is not None:
@@ -459,6 +472,10 @@ class ExpressionCollector(ScopeTracker):
             stack.extend((condition, scope) for condition in generator.ifs)
         elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         stack.extend((element, scope) for element in elements)
+        if isinstance(node, ast.DictComp | ast.SetComp):
+            self.scope = scope
+            self._hashed([node.key if isinstance(node, ast.DictComp) else node.elt, None])
+            self.scope = outer
 
     def target(self, target: ast.expr, value: Ref, value_node: ast.expr | None) -> None:
         """Bind an assignment target to ``value`` (tuples pairwise when the value is a literal tuple)."""

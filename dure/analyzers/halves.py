@@ -95,7 +95,7 @@ def split(summaries: Mapping[str, ModuleSummary]) -> tuple[list[str], list[str]]
     the second is empty for a small repository."""
     if not splits(summaries):
         return sorted(summaries), []
-    cost = {module: len(s.uses) + len(s.calls) + 1 for module, s in summaries.items()}
+    cost = {module: len(s.uses) + _weighed_calls(s) + 1 for module, s in summaries.items()}
     halves: tuple[list[str], list[str]] = ([], [])
     loads = [0, 0]
     for module in sorted(summaries, key=lambda m: (-cost[m], m)):
@@ -103,6 +103,14 @@ def split(summaries: Mapping[str, ModuleSummary]) -> tuple[list[str], list[str]]
         halves[lighter].append(module)
         loads[lighter] += cost[module]
     return sorted(halves[0]), sorted(halves[1])
+
+
+def _weighed_calls(summary: ModuleSummary) -> int:
+    """The call records that weigh on a module's share (hashing an item costs next to nothing)."""
+    return sum(1 for call in summary.calls if call.kind not in HASHING_KINDS)
+
+
+HASHING_KINDS = frozenset({"hash", "hashes"})
 
 
 class _Half:
