@@ -297,6 +297,8 @@ class Evaluator:
             return union([self.evaluate(r, key) for r in ref[1]])
         if tag == "super":
             return single(("S", ref[1]))
+        if tag == "superof":
+            return self._super_of(self.evaluate(ref[1], key))
         if tag == "aw":
             return self.awaited(self.evaluate(ref[1], key))
         if tag == "it":
@@ -342,6 +344,19 @@ class Evaluator:
                 return None
             names.add(items[position][1])
         return names.pop() if len(names) == 1 else None
+
+    @staticmethod
+    def _super_of(classes: Vals) -> Vals:
+        """``super(C, obj)``: the proxy that looks attributes up after ``C`` in the MRO of ``obj``'s class,
+        an instance of ``C`` or of a subclass (the interpreter checks), as ``super()`` in ``C`` does. Only a
+        class known exactly: ``super(type(self), self)`` starts after whichever subclass ``self`` is of."""
+        proxies = [
+            single(("S", value[1])) for value in ordered(classes.values) if value[0] == "C" and value[2]
+        ]
+        if not proxies:
+            return UNKNOWN_VALS
+        found = union(proxies)
+        return found if classes.complete and len(proxies) == len(classes.values) else incomplete(found)
 
     @staticmethod
     def awaited(awaitables: Vals) -> Vals:

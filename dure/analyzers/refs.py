@@ -74,6 +74,10 @@ def ref_of(node: ast.expr, owner: str, super_context: SuperContext, depth: int =
         if type(func) is ast.Name and func.id == "super" and not node.args:
             context = super_context()
             return ("super", *context) if context else UNKNOWN
+        if type(func) is ast.Name and func.id == "super" and len(node.args) == 2 and not node.keywords:
+            cls = node.args[0]
+            if type(cls) is not ast.Starred and type(node.args[1]) is not ast.Starred:
+                return ("superof", ref_of(cls, owner, super_context, down))  # ``super(C, obj)``
         args = [
             STARRED if type(a) is ast.Starred else ref_of(a, owner, super_context, down)
             for a in node.args[:2]

@@ -10,6 +10,7 @@ known:
 ``("c", func, args)``       the value returned by calling ``func`` (first positional args kept)
 ``("d", qualname)``         the object a ``def``/``class``/``lambda`` creates, before decoration
 ``("super", cls, self)``    ``super()`` inside a method of ``cls`` whose first parameter is ``self``
+``("superof", cls)``        ``super(cls, obj)``, ``cls`` a ref
 ``("s", text)``             a string literal
 ``("sp", prefix)``          a string built at run time that starts with ``prefix``
 ``("k", type)``             an instance of a builtin type (``"str"``, ``"int"``, ``"list"``, ...)
