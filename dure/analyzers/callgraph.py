@@ -19,7 +19,7 @@ from dure.analyzers.model import Certainty, SiteRow
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.refs import BINARY_DUNDER_NAMES, ref_text
 from dure.analyzers.summary import STARRED, Binding, CallRecord, ModuleSummary, Ref, Scope
-from dure.analyzers.values import Vals, Value, inexact, ordered, union
+from dure.analyzers.values import Vals, Value, incomplete, inexact, ordered, single, union
 
 #: Builtins that call a protocol method of their argument.
 BUILTIN_PROTOCOLS = {
@@ -488,6 +488,10 @@ class CallResolver:
         if not callers:
             return None
         param = scope.params[index]
+        if param.kind == "var_positional":
+            packed = self._packed_arguments(key, index, callers)
+            self._passed_memo[memo_key] = (packed,)
+            return packed
         parts: list[Vals] = []
         complete = self._all_callers_known(key)
         cut = False
@@ -526,6 +530,30 @@ class CallResolver:
         if not cut or self._memoise_cut:
             self._passed_memo[memo_key] = (result,)
         return result
+
+    def _packed_arguments(
+        self, key: ScopeKey, index: int, callers: list[tuple[ResolvedSite, ResolvedTarget]]
+    ) -> Vals:
+        """``*args``: a tuple of the positional arguments the known callers pass from its position on (its
+        items incomplete where a caller spreads ``*xs``, or callers may be unknown)."""
+        complete = self._all_callers_known(key)
+        parts: list[Vals] = []
+        saved, self.evaluator.param_flow = self.evaluator.param_flow, None  # the callers' own values
+        try:
+            for site, target in callers:
+                start = index - target.offset
+                if start < 0:
+                    complete = False
+                    continue
+                for argument in site.record.args[start:]:
+                    if argument == STARRED:
+                        complete = False
+                    else:
+                        parts.append(self.evaluator.evaluate(argument, site.key))
+        finally:
+            self.evaluator.param_flow = saved
+        items = union(parts) if parts else Vals(frozenset(), True, False)
+        return single(("Q", items if complete else incomplete(items), "tuple"), exact=False)
 
     def _passed_on(self, argument: Ref, key: ScopeKey) -> tuple[ScopeKey, int] | None:
         """The function and position of the parameter ``argument`` names, when it is a parameter of the

@@ -717,9 +717,12 @@ class Evaluator:
                 return single(("C", scope.method_of, False))
             if scope.method_kind in ("instance", "property"):
                 return single(("I", scope.method_of, False))
-        if param.kind in ("var_positional", "var_keyword"):
-            return single(("XI", "builtins.tuple" if param.kind == "var_positional" else "builtins.dict"))
+        if param.kind == "var_keyword":
+            return single(("XI", "builtins.dict"))
         self.reads += 1  # its value changes when arguments flow in
+        if param.kind == "var_positional":  # a tuple of what callers pass there
+            flowed = self.param_flow(key, index) if self.param_flow is not None else None
+            return flowed if flowed is not None else single(("XI", "builtins.tuple"))
         if self.param_flow is not None:
             flowed = self.param_flow(key, index)
             if flowed is not None:
