@@ -536,6 +536,9 @@ class Evaluator:
         if kind == "iterpart":
             return self.unpacked_item(binding.a, key, binding.b)
         if kind == "enter":
+            managed = self._managed(binding.a, key, asynchronous=bool(binding.b))
+            if managed is not None:
+                return managed
             return self.entered(self.evaluate(binding.a, key), asynchronous=bool(binding.b))
         if kind == "exc":
             return self.instances(self.evaluate(binding.a, key), exact=False)
@@ -1297,6 +1300,33 @@ class Evaluator:
                 complete = False
         return Vals(frozenset(values), complete, classes.exact and exact and len(values) == 1)
 
+    def _managed(self, manager: Ref, key: ScopeKey, *, asynchronous: bool) -> Vals | None:
+        """``with f() as x`` where ``f`` is a generator function under ``contextlib.contextmanager`` (or
+        ``asynccontextmanager``): ``x`` is what it yields (possible: its first yield). None for any other
+        context manager."""
+        if manager[0] != "c":
+            return None
+        functions = self.evaluate(manager[1], key).values
+        wanted = CONTEXT_MANAGER_DECORATORS[asynchronous]
+        parts: list[Vals] = []
+        for value in ordered(functions):
+            body = self.program.def_scope.get(value[1]) if value[0] == "F" else None
+            if body is None or not self._decorated_by(body, wanted):
+                return None
+            scope = self.program.scope(body)
+            parts.append(
+                union([self.evaluate(y, body) for y in scope.yields]) if scope.yields else UNKNOWN_VALS
+            )
+        return incomplete(union(parts)) if parts else None
+
+    def _decorated_by(self, body: ScopeKey, path: str) -> bool:
+        """Whether the definition whose body is ``body`` is under a decorator naming ``path``."""
+        scope = self.program.scope(body)
+        if scope.parent is None or not scope.decorators:
+            return False
+        outer = (body[0], scope.parent)
+        return any(("X", path) in self.evaluate(decorator, outer).values for decorator in scope.decorators)
+
     def entered(self, managers: Vals, *, asynchronous: bool = False) -> Vals:
         """The ``as`` target of ``with``: what ``__enter__`` (``__aenter__``) returns."""
         method = "__aenter__" if asynchronous else "__enter__"
@@ -1325,6 +1355,8 @@ def _unpacked_pair_part(container: Value, position: int) -> Vals:
 
 
 NOT_IMPLEMENTED = ("X", "builtins.NotImplemented")
+#: The decorators that turn a generator function into a context manager factory (by ``async with``).
+CONTEXT_MANAGER_DECORATORS = {False: "contextlib.contextmanager", True: "contextlib.asynccontextmanager"}
 
 
 def _implemented(result: Vals) -> Vals:
