@@ -282,6 +282,10 @@ class Evaluator:
                 read = self._dict_read(func[1], func[2], ref[2], key)
                 if read is not None:
                     return read
+            if func[0] == "a" and func[2] == "pop":
+                read = self._list_pop(func[1], key)
+                if read is not None:
+                    return read
             return self.call_result(self.evaluate(func, key), ref[2], key)
         if tag in ("s", "sp"):
             return _A_STRING
@@ -420,6 +424,13 @@ class Evaluator:
             return single(("Q", held, DICT_VIEWS[method]))
         fallback = self.evaluate(args[1], key) if len(args) > 1 else single(("XI", "builtins.NoneType"))
         return incomplete(union([held, fallback]))  # the key may be missing, or the default is ignored
+
+    def _list_pop(self, base: Ref, key: ScopeKey) -> Vals | None:
+        """``box.pop()`` of a list the index holds the items of: one of them (None: not such a list)."""
+        container = self.evaluate(base, key)
+        if not container.values or not all(v[0] == "Q" and v[2] == "list" for v in container.values):
+            return None
+        return incomplete(self.item(base, key))
 
     def unpacked_item(self, iterable: Ref, key: ScopeKey, position: int) -> Vals:
         """A name of an unpacked loop target, ``position`` in it: of ``enumerate(xs)``, the count, then an

@@ -223,6 +223,8 @@ class ExpressionCollector(ScopeTracker):
                     self._use_ref(keyword.value, ref)
         if arguments and type(func) is ast.Attribute and func.attr in CONTAINER_ADDERS:
             self._container_add(func, arguments, args)
+        elif type(func) is ast.Attribute and func.attr == "update" and (arguments or node.keywords):
+            self._dict_update(func, args, keywords)
         line, column = node.lineno, node.col_offset
         end = (func.end_lineno or line, func.end_col_offset or column)
         func_ref = self.ref(func)
@@ -390,6 +392,16 @@ class ExpressionCollector(ScopeTracker):
             ref = self.ref(added) if type(added) is ast.Starred else args[position]
             value = ("it", ref) if func.attr == "extend" else ref  # extend iterates its argument
             self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(func.value), value))
+
+    def _dict_update(
+        self, func: ast.Attribute, args: tuple[Ref, ...], keywords: tuple[tuple[str | None, Ref], ...]
+    ) -> None:
+        """``box.update(other, k=v)``: the values of ``other`` and each ``v`` become items of ``box``."""
+        container = self.ref(func.value)
+        values = [("i", args[0], None)] if args and args[0] != STARRED else []
+        values += [ref if keyword is not None else ("i", ref, None) for keyword, ref in keywords]
+        for value in values:
+            self.summary.container_adds.append(ContainerAdd(self.scope.id, container, value))
 
     def _call(
         self,
