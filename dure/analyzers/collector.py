@@ -426,7 +426,7 @@ class ModuleCollector(ExpressionCollector):
         self.expr(node.subject)
         subject = self.ref(node.subject)
         for case in node.cases:
-            self._pattern(case.pattern, None)
+            self._pattern(case.pattern, subject)
             alternatives = case.pattern.patterns if type(case.pattern) is ast.MatchOr else [case.pattern]
             for alternative in alternatives:
                 if type(alternative) is ast.MatchValue:  # ``subject == value``
@@ -451,7 +451,7 @@ class ModuleCollector(ExpressionCollector):
             if name is not None:
                 if type(inner) is ast.MatchClass:
                     self.bind(name, "val", ("ni", self.ref(inner.cls)))
-                elif inner is None and value is not None:
+                elif value is not None:
                     self.bind(name, "val", value)
                 else:
                     self.bind(name, "unknown", "match capture")
@@ -465,6 +465,20 @@ class ModuleCollector(ExpressionCollector):
                     (self.scope.id, keyword.lineno, keyword.col_offset, instance, attr)
                 )
                 self._pattern(keyword, ("a", instance, attr))
+        elif isinstance(pattern, ast.MatchSequence):  # ``[a, b]``: items of the subject
+            for item in pattern.patterns:
+                self._pattern(
+                    item, ("it", value) if value is not None and type(item) is not ast.MatchStar else None
+                )
+        elif isinstance(pattern, ast.MatchMapping):  # ``{"k": v}``: values of the subject
+            for key, item in zip(pattern.keys, pattern.patterns, strict=True):
+                self.expr(key)
+                constant = (
+                    key.value if type(key) is ast.Constant and isinstance(key.value, str | int) else None
+                )
+                self._pattern(item, ("i", value, constant) if value is not None else None)
+            if pattern.rest is not None:
+                self.bind(pattern.rest, "unknown", "match capture")
         else:
             for child in ast.iter_child_nodes(pattern):
                 if isinstance(child, ast.pattern):
