@@ -1,19 +1,19 @@
-def first():
+def load():
     return 1
 
 
-def second():
+def save():
     return 2
 
 
-def third():
+def clear():
     return 3
 
 
-handlers = {"first": first}
-handlers.update({"second": second})
-handlers.update(third=third)
-handlers["second"]()
+handlers = {"load": load}
+handlers.update({"save": save})
+handlers.update(clear=clear)
+handlers["save"]()
 
-stack = [first]
+stack = [load]
 stack.pop()()
