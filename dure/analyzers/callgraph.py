@@ -942,8 +942,11 @@ class CallResolver:
             targets.extend(self._mapped_builtins(site))
         if path in TYPE_CHECKS and len(record.args) >= 2:
             targets.extend(self._type_check_hooks(TYPE_CHECKS[path], record.args[1], site))
-        if path == "builtins.type.__call__" and record.func[0] == "a" and record.func[1][0] == "super":
-            targets.extend(self._made_by_metaclass(record.func[1][1]))
+        if path == "builtins.type.__call__" and record.func[0] == "a" and record.func[1][0] in SUPER_REFS:
+            proxies = evaluate(record.func[1], site.key).values  # ``super()``, ``super(Meta, cls)``
+            for proxy in ordered(proxies):
+                if proxy[0] == "S":
+                    targets.extend(self._made_by_metaclass(proxy[1]))
         if path in HASHING_METHODS and record.args and record.args[0] is not STARRED:
             exact = self.evaluator.evaluate(record.func, site.key).is_exact()
             keys = evaluate(record.args[0], site.key)
@@ -1702,6 +1705,8 @@ _RANK = {Certainty.CERTAIN: 0, Certainty.POSSIBLE: 1, Certainty.UNRESOLVED: 2}
 _CERTAINTY_VALUES = {certainty: certainty.value for certainty in Certainty}
 
 
+#: The refs of ``super()`` and ``super(C, obj)``.
+SUPER_REFS = frozenset({"super", "superof"})
 #: Operations that look their key up in a set or dict (``k in d``; subscripts keep no key).
 KEYED_OPERATIONS = frozenset({"op:__contains__"})
 #: Builtin containers that hash their keys.

@@ -19,3 +19,16 @@ class Worker(Service):
 
 Service().run()
 Worker()
+
+
+class Legacy(type):
+    def __call__(cls, *args, **kwargs):
+        return super(Legacy, cls).__call__(*args, **kwargs)
+
+
+class Old(metaclass=Legacy):
+    def __init__(self):
+        self.ready = True
+
+
+Old()
