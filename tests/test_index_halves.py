@@ -118,6 +118,8 @@ def test_the_halves_share_the_modules_by_their_work(monkeypatch: pytest.MonkeyPa
     assert second == sorted(second)
     work = {m: len(s.uses) + len(s.calls) + 1 for m, s in summaries.items()}
     assert abs(sum(work[m] for m in first) - sum(work[m] for m in second)) <= max(work.values())
+    # runs of the modules in name order: more work in one module moves at most those next to the cut
+    assert first + second == sorted(summaries)
 
 
 def test_a_helper_resolves_the_same_index_as_one_process(

@@ -92,25 +92,24 @@ def splits(summaries: Mapping[str, ModuleSummary]) -> bool:
 
 def split(summaries: Mapping[str, ModuleSummary]) -> tuple[list[str], list[str]]:
     """The modules in two halves of about equal work (value uses and call records), each in name order;
-    the second is empty for a small repository."""
+    the second is empty for a small repository.
+
+    The halves are runs of the modules in name order, cut where the work before and after is most even:
+    an edit that changes the work of some modules moves at most the modules next to the cut from one half
+    to the other, so the other modules are resolved in the same company as before (see the module
+    docstring: what a half resolves depends a little on what else it resolved)."""
+    modules = sorted(summaries)
     if not splits(summaries):
-        return sorted(summaries), []
-    cost = {module: len(s.uses) + _weighed_calls(s) + 1 for module, s in summaries.items()}
-    halves: tuple[list[str], list[str]] = ([], [])
-    loads = [0, 0]
-    for module in sorted(summaries, key=lambda m: (-cost[m], m)):
-        lighter = 0 if loads[0] <= loads[1] else 1
-        halves[lighter].append(module)
-        loads[lighter] += cost[module]
-    return sorted(halves[0]), sorted(halves[1])
-
-
-def _weighed_calls(summary: ModuleSummary) -> int:
-    """The call records that weigh on a module's share (hashing an item costs next to nothing)."""
-    return sum(1 for call in summary.calls if call.kind not in HASHING_KINDS)
-
-
-HASHING_KINDS = frozenset({"hash", "hashes"})
+        return modules, []
+    costs = [len(summaries[m].uses) + len(summaries[m].calls) + 1 for m in modules]
+    total = sum(costs)
+    best, best_gap, before = 1, total, 0
+    for cut in range(1, len(modules)):
+        before += costs[cut - 1]
+        gap = abs(total - 2 * before)
+        if gap < best_gap:
+            best, best_gap = cut, gap
+    return modules[:best], modules[best:]
 
 
 class _Half:
