@@ -332,12 +332,14 @@ class CallResolver:
             loads = [load for load in summary.attribute_loads if load[4] in names]
         else:
             called = {(c.scope, c.line, c.column, c.func) for c in summary.calls if c.func[0] == "a"}
+            unhooked = self._unhooked_selves(summary)
             loads = [
                 load
                 for load in summary.attribute_loads
                 if load[4] in names
                 or (
                     not (load[4].startswith("__") and load[4].endswith("__"))
+                    and (load[0], load[3]) not in unhooked
                     and (load[0], load[1], load[2], ("a", load[3], load[4])) not in called
                 )
             ]
@@ -345,6 +347,37 @@ class CallResolver:
             CallRecord(scope, line, column, "attr", ("a", base, attr), (), (), f"{ref_text(base)}.{attr}")
             for scope, line, column, base, attr in loads
         ]
+
+    def _unhooked_selves(self, summary: ModuleSummary) -> set[tuple[int, Ref]]:
+        """``(scope, ("n", self))`` for the methods whose ``self`` no ``__getattr__`` can serve: no class
+        the instance may be (the method's class, a subclass) has one on its MRO. Reads of ``self.x``, the
+        commonest, then need no record."""
+        hookable = self._hookable_classes
+        return {
+            (scope.id, ("n", scope.params[0].name))
+            for scope in summary.scopes
+            if scope.method_of is not None
+            and scope.method_kind == "instance"
+            and scope.params
+            and scope.method_of not in hookable
+        }
+
+    _hookable_cache: frozenset[str] | None = None
+
+    @property
+    def _hookable_classes(self) -> frozenset[str]:
+        """The classes an instance of which may be of a class with ``__getattr__`` on its MRO."""
+        if self._hookable_cache is None:
+            program = self.program
+            hooked = {
+                cls
+                for definer in program._definers.get("__getattr__", ())
+                for cls in (definer, *program.subclasses(definer))
+            }
+            self._hookable_cache = frozenset(
+                {ancestor for cls in hooked for ancestor in program.mro(cls)} | hooked
+            )
+        return self._hookable_cache
 
     def _hooked_imports(self, summary: ModuleSummary) -> list[CallRecord]:
         """``from mod import name`` where ``mod`` is a repository module with a ``__getattr__``: if the
