@@ -681,6 +681,13 @@ class CallResolver:
             return self._raised(receiver)
         if kind in ("hash", "hashes"):
             return self._hashing(receiver, compared=kind == "hashes", sure=True)
+        if kind == "subkey":  # ``d[k]``: the receiver is the container, the argument the key
+            hashes = _hashes_keys(receiver)
+            if hashes is None:
+                return []
+            return self._hashing(
+                self.evaluator.evaluate(record.args[0], site.key), compared=True, sure=hashes
+            )
         if kind in ITERATION:
             return self._iteration(receiver, *ITERATION[kind])
         if kind in PROTOCOLS:
@@ -1740,7 +1747,7 @@ _CERTAINTY_VALUES = {certainty: certainty.value for certainty in Certainty}
 
 #: The refs of ``super()`` and ``super(C, obj)``.
 SUPER_REFS = frozenset({"super", "superof"})
-#: Operations that look their key up in a set or dict (``k in d``; subscripts keep no key).
+#: Operations that look their key up in a set or dict (``k in d``; ``d[k]`` has a record of its own).
 KEYED_OPERATIONS = frozenset({"op:__contains__"})
 #: Builtin containers that hash their keys.
 HASHING_CONTAINERS = frozenset(

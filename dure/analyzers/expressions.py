@@ -130,6 +130,10 @@ VALUE_NODES: frozenset[type[ast.AST]] = frozenset({ast.Name, ast.Attribute, ast.
 MAY_BE_USES: frozenset[type[ast.AST]] = VALUE_NODES | {ast.Call, ast.Starred}
 
 
+#: Subscripts whose key may be an instance of a repository class, which a dict hashes.
+KEYS_THAT_MAY_HASH: frozenset[type[ast.AST]] = frozenset({ast.Name, ast.Attribute, ast.Call})
+
+
 def _push(stack: Stack, scope: Scope, *nodes: ast.expr | None) -> None:
     """Push the given children of a node but the absent and the inert ones, in order."""
     for node in nodes:
@@ -273,11 +277,13 @@ class ExpressionCollector(ScopeTracker):
         dunder = SUBSCRIPT_DUNDERS.get(type(node.ctx))
         if dunder is not None:
             receiver = node.value
-            # ``sys.modules[key] = obj`` keeps its key (see dynamic.module_replacements); others need none
+            container = self.ref(receiver)
             # ``sys.modules[key] = obj`` keeps its key (see dynamic.module_replacements); others need none
             keyed = dunder == "__setitem__" and type(receiver) is ast.Attribute and receiver.attr == "modules"
             args = (self.ref(node.slice),) if keyed else ()
-            self._call(node, OPERATOR_KINDS[dunder], self.ref(receiver), dunder, args=args)
+            self._call(node, OPERATOR_KINDS[dunder], container, dunder, args=args)
+            if type(node.slice) in KEYS_THAT_MAY_HASH:  # a dict hashes the key (a record of its own)
+                self._call(node.slice, "subkey", container, "__hash__", args=(self.ref(node.slice),))
         _push(stack, self.scope, node.value, node.slice)
 
     def truth_test(self, node: ast.expr) -> None:
