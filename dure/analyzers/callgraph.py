@@ -709,7 +709,25 @@ class CallResolver:
             if hashes is not None:
                 keys = self.evaluator.evaluate(record.args[0], site.key)
                 targets.extend(self._hashing(keys, compared=True, sure=hashes))
+            elif _is_sequence(receiver):
+                targets.extend(self._searched_for(record.func, record.args[0], site))
         return targets
+
+    def _searched_for(self, sequence: Ref, probe: Ref, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``x in a_list`` compares ``x`` with the items (``item == x``, and ``x.__eq__`` when that gives
+        way): the ``__eq__`` of their classes may run (possible: the search may stop at once, or at an
+        identical item)."""
+        evaluator = self.evaluator
+        compared = union(
+            [evaluator.item(sequence, site.key, iterating=True), evaluator.evaluate(probe, site.key)]
+        )
+        targets: list[ResolvedTarget] = []
+        for value in ordered(compared.values):
+            if value[0] == "I":
+                for target in self._dunder(value[1], "__eq__", exact=value[2], unique=False):
+                    target.certainty = Certainty.POSSIBLE
+                    targets.append(target)
+        return _deduplicate(targets)
 
     def _hashing(self, keys: Vals, *, compared: bool, sure: bool) -> list[ResolvedTarget]:
         """A set or dict hashing ``keys``: their class's ``__hash__`` (certain when ``sure`` the container
@@ -1769,6 +1787,17 @@ HASHING_METHODS = frozenset(
     )
     for method in methods
 )
+
+
+def _is_sequence(container: Vals) -> bool:
+    """Whether ``container`` may be a list or tuple (``in`` compares with its items)."""
+    return any(
+        (value[0] == "Q" and value[2] in ("list", "tuple")) or (value[0] == "XI" and value[1] in SEQUENCES)
+        for value in container.values
+    )
+
+
+SEQUENCES = frozenset({"builtins.list", "builtins.tuple", "collections.deque"})
 
 
 def _hashes_keys(container: Vals) -> bool | None:
