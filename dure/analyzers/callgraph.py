@@ -714,9 +714,9 @@ class CallResolver:
         return targets
 
     def _searched_for(self, sequence: Ref, probe: Ref, site: ResolvedSite) -> list[ResolvedTarget]:
-        """``x in a_list`` compares ``x`` with the items (``item == x``, and ``x.__eq__`` when that gives
-        way): the ``__eq__`` of their classes may run (possible: the search may stop at once, or at an
-        identical item)."""
+        """``x in a_list`` (and ``a_list.index(x)``, ``.count(x)``, ``.remove(x)``) compares ``x`` with the
+        items (``item == x``, and ``x.__eq__`` when that gives way): the ``__eq__`` of their classes may run
+        (possible: the search may stop at once, or at an identical item)."""
         evaluator = self.evaluator
         compared = union(
             [evaluator.item(sequence, site.key, iterating=True), evaluator.evaluate(probe, site.key)]
@@ -1005,6 +1005,13 @@ class CallResolver:
             for proxy in ordered(proxies):
                 if proxy[0] == "S":
                     targets.extend(self._made_by_metaclass(proxy[1]))
+        if (
+            path in SEARCHING_METHODS
+            and record.args
+            and record.args[0] is not STARRED
+            and record.func[0] == "a"
+        ):
+            targets.extend(self._searched_for(record.func[1], record.args[0], site))
         if path in HASHING_METHODS and record.args and record.args[0] is not STARRED:
             exact = self.evaluator.evaluate(record.func, site.key).is_exact()
             keys = evaluate(record.args[0], site.key)
@@ -1798,6 +1805,16 @@ def _is_sequence(container: Vals) -> bool:
 
 
 SEQUENCES = frozenset({"builtins.list", "builtins.tuple", "collections.deque"})
+#: Methods of sequences that compare their argument with the items, as ``in`` does.
+SEARCHING_METHODS = frozenset(
+    {
+        "builtins.list.index",
+        "builtins.list.count",
+        "builtins.list.remove",
+        "builtins.tuple.index",
+        "builtins.tuple.count",
+    }
+)
 
 
 def _hashes_keys(container: Vals) -> bool | None:

@@ -11,4 +11,10 @@ def find():
     return Token("b") in tokens
 
 
+def position():
+    tokens = [Token("a"), Token("b")]
+    return tokens.index(Token("b"))
+
+
 find()
+position()
