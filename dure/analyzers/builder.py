@@ -253,12 +253,19 @@ def _build(
             len(found.files), len(summaries), lines, len(missing), time.perf_counter() - started, False
         )
         index = RepoIndex.from_facts(root, facts, tuple(diagnostics), statistics)
-        if store is not None and options.save_index:
-            store.save_index(fingerprint, index)
+        saved = _save_index(store if options.save_index else None, fingerprint, index, fork=helper)
     except BaseException:
         writer.wait()
         raise
-    return index, (writer.wait,)
+    return index, (writer.wait, saved.wait)
+
+
+def _save_index(store: IndexCache | None, fingerprint: str, index: RepoIndex, *, fork: bool) -> Background:
+    """Keep the whole index in the cache; in a forked child when ``fork``, so that this process goes on to
+    use the index meanwhile (pickling Django's takes 0.1 s)."""
+    if store is None:
+        return Background.start(lambda: None, fork=False)
+    return Background.start(lambda: store.save_index(fingerprint, index), fork=fork)
 
 
 def _stored_summaries(
