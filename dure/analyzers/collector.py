@@ -71,11 +71,14 @@ class ModuleCollector(ExpressionCollector):
             handler(self, statement)
 
     def _scope_body(self, scope: Scope, statements: list[ast.stmt]) -> None:
-        """A function or class body: blocks of the enclosing scope do not guard its bindings."""
-        saved = (self.scope, self.block_depth)
+        """A function or class body: blocks of the enclosing scope do not guard its bindings, and a
+        function's body runs in order from its start, whatever loop it is defined in."""
+        saved = (self.scope, self.block_depth, self.flow_scope, self.flow_on, self.flow_names, self.flow_held)
         self.scope, self.block_depth = scope, 0
+        self.flow_scope = scope if scope.kind == "function" else None
+        self.flow_on, self.flow_names, self.flow_held = True, {}, None
         self.body(statements)
-        self.scope, self.block_depth = saved
+        (self.scope, self.block_depth, self.flow_scope, self.flow_on, self.flow_names, self.flow_held) = saved
 
     def _blocks(self, *bodies: list[ast.stmt]) -> None:
         """Bodies of an if/for/while/try/with/match: the bindings in them are guarded."""
@@ -209,24 +212,32 @@ class ModuleCollector(ExpressionCollector):
 
     def assign(self, node: ast.Assign) -> None:
         value_node = node.value
+        if self.flow_scope is not None:
+            for target in node.targets:
+                self.flow_before(target)
         self.expr(value_node)
         value = self.ref(value_node)
         # a getattr result bound to a local is followed through the local
         if not (is_getattr(value_node) and all(type(t) is ast.Name for t in node.targets)):
             self._use_ref(value_node, value)
         sets_all = False
+        held = self.hold()
         for target in node.targets:
             self.target(target, value, value_node)
             sets_all = sets_all or (type(target) is ast.Name and target.id == "__all__")
+        self.release(held)
         if sets_all:
             self._set_all(value_node, extend=False)
 
     def ann_assign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
+            self.flow_before(node.target)
             self.expr(node.value)
             value = self.ref(node.value)
             self._use_ref(node.value, value)
+            held = self.hold()
             self.target(node.target, value, node.value)
+            self.release(held)
         elif isinstance(node.target, ast.Name):
             annotation = self._annotation_ref(node.annotation)
             self.bind(node.target.id, "ann", annotation)
@@ -259,20 +270,25 @@ class ModuleCollector(ExpressionCollector):
                 self.bind(node.target.id, "unknown", "augmented assignment")
 
     def for_(self, node: ast.For | ast.AsyncFor) -> None:
+        self.flow_before(node.target)  # ``for x in x.children``: the iterable is read once, first
         self.expr(node.iter)
         iterable = self.ref(node.iter)
         kind = "aiter" if isinstance(node, ast.AsyncFor) else "iter"
         self._call(node.iter, kind, iterable, "async for" if kind == "aiter" else "for")
         self.block_depth += 1
+        flow_on, self.flow_on = self.flow_on, False
         self._bind_iteration(node.target, iterable)
         self.body(node.body)
         self.body(node.orelse)
+        self.flow_on = flow_on
         self.block_depth -= 1
 
     def while_(self, node: ast.While) -> None:
+        flow_on, self.flow_on = self.flow_on, False  # the test runs again after the body
         self.expr(node.test)
         self.truth_test(node.test)
         self._blocks(node.body, node.orelse)
+        self.flow_on = flow_on
 
     def if_(self, node: ast.If) -> None:
         self.expr(node.test)

@@ -8,7 +8,7 @@ from dure.analyzers.callgraph import ResolvedSite
 from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.model import Definition, Uncertainty, UncertaintyKind
 from dure.analyzers.program import Program
-from dure.analyzers.refs import ref_text
+from dure.analyzers.refs import kept_arguments, ref_text
 from dure.analyzers.summary import UNKNOWN, CallRecord, Ref
 from dure.analyzers.values import Vals
 
@@ -165,7 +165,7 @@ def _result_may_be_called(program: Program, site: ResolvedSite) -> bool:
     """
     record = site.record
     summary = program.summaries[site.module]
-    result: Ref = ("c", record.func, tuple(a for a in record.args[:2]))
+    result: Ref = ("c", record.func, record.args[: kept_arguments(record.func)])
     scope = summary.scopes[record.scope]
     holders = {name for name, bindings in scope.bindings.items() if any(b.a == result for b in bindings)}
     for call in summary.calls:

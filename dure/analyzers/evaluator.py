@@ -104,6 +104,8 @@ ITEM_BUILDERS = {
 PAIRED = frozenset({"enumerate", "dict_items"})
 #: Methods of a dict that give what it holds: views (by the kind of container value they give) and reads.
 DICT_VIEWS = {"values": "dict_values", "items": "dict_items"}
+#: Functions that return their second argument as it is (a type checker's cast).
+IDENTITY_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 DICT_READS = frozenset({*DICT_VIEWS, "get", "pop", "setdefault"})
 #: The kinds of container value whose items are known where it is made: what a generator yields.
 GENERATORS = frozenset({"generator", "async_generator"})
@@ -273,7 +275,7 @@ class Evaluator:
         key, ref = memo_key
         tag = ref[0]
         if tag == "n":
-            return self.name(ref[1], key)
+            return self.name(ref[1], key) if len(ref) == 2 else self.name_as_bound(ref, key[0])
         if tag == "a":
             return self.attribute(self.evaluate(ref[1], key), ref[2])
         if tag == "c":
@@ -516,6 +518,26 @@ class Evaluator:
         if dynamic_namespaces and any(w[1] == 0 and w[0] in dynamic_namespaces for _, w in found):
             return incomplete(result)  # globals()[...] = ... may have replaced it
         return result
+
+    def name_as_bound(self, ref: Ref, module: str) -> Vals:
+        """A flow-ordered read ``("n", name, count, scope)`` in ``module``: what the bindings of
+        ``name`` that reach it give, those made after the last of its first ``count`` bindings there that
+        no block guards (the body runs in order, and no loop holds the read). Reads the index cannot order
+        (see :attr:`Scope.unordered`, and test modules, whose imports depend on ``sys.path``) are plain."""
+        _, name, count, scope_id = ref
+        key = (module, scope_id)
+        program = self.program
+        scope = program.scope(key)
+        if name in scope.unordered or module in program.test_directories:
+            return self.name(name, key)
+        reaching = [b for b in scope.bindings[name][:count] if not b.type_only]
+        start = max((i for i, b in enumerate(reaching) if not b.guarded), default=0)
+        reaching = reaching[start:]
+        if not reaching:
+            return self.name(name, key)
+        if len(reaching) == 1:
+            return self.binding(reaching[0], key)
+        return union([self.binding(b, key) for b in reaching])
 
     def binding(self, binding: Binding, key: ScopeKey) -> Vals:
         """The values one binding gives (memoised and cycle-safe like :meth:`evaluate`)."""
@@ -1122,10 +1144,16 @@ class Evaluator:
         name = path.removeprefix("builtins.")
         if path.startswith("builtins.") and name in BUILTIN_TYPES:
             return single(("XI", path))
+        if path in IDENTITY_CASTS and len(args) >= 2 and STARRED not in args[:2]:
+            return self.evaluate(args[1], key)  # ``cast(T, value)`` is ``value``
         if path == "builtins.getattr" and len(args) >= 2:
             if args[1][0] == "s":
-                return self.attribute(self.evaluate(args[0], key), args[1][1])
-            return self.computed_members(self.evaluate(args[0], key), args[1])
+                found = self.attribute(self.evaluate(args[0], key), args[1][1])
+            else:
+                found = self.computed_members(self.evaluate(args[0], key), args[1])
+            if len(args) > 2:  # the default, when the object lacks the attribute
+                return union([found, self.evaluate(args[2], key) if args[2] != STARRED else UNKNOWN_VALS])
+            return found
         if path in ("importlib.import_module", "builtins.__import__") and args:
             if args[0][0] == "s":
                 return self.module_path(args[0][1])

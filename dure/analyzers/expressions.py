@@ -202,7 +202,7 @@ class ExpressionCollector(ScopeTracker):
         walk: Stack = []
         for argument in arguments:
             if type(argument) is ast.Name:
-                ref: Ref = ("n", argument.id)
+                ref: Ref = self.name_ref(argument.id)
                 uses.append(_new_record(ValueUse, (scope.id, ref, argument.lineno)))
             elif type(argument) is ast.Constant:
                 ref = constant_ref(argument.value)
@@ -330,7 +330,7 @@ class ExpressionCollector(ScopeTracker):
         _push(stack, self.scope, node.value, node.format_spec)
 
     def _named(self, node: ast.NamedExpr, stack: Stack) -> None:
-        self.bind(node.target.id, "val", self.ref(node.value))
+        self.bind(node.target.id, "val", self.ref(node.value), unordered=True)
         stack.append((node.value, self.scope))
 
     def _yield(self, node: ast.Yield | ast.YieldFrom, stack: Stack) -> None:

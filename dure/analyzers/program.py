@@ -602,7 +602,7 @@ def _names_read(ref: object) -> set[str]:
         part = stack.pop()
         if type(part) is not tuple or not part:
             continue
-        if part[0] == "n" and len(part) == 2 and type(part[1]) is str:
+        if part[0] == "n" and type(part[1]) is str:
             found.add(part[1])
             continue
         stack.extend(item for item in part if type(item) is tuple)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from dure.analyzers.summary import STARRED, UNKNOWN, Ref
 
 MAX_DEPTH = 24
+GETATTR: Ref = ("n", "getattr")
 MAX_ITEMS = 64
 MAX_STRING = 200
 
@@ -78,11 +79,12 @@ def ref_of(node: ast.expr, owner: str, super_context: SuperContext, depth: int =
             cls = node.args[0]
             if type(cls) is not ast.Starred and type(node.args[1]) is not ast.Starred:
                 return ("superof", ref_of(cls, owner, super_context, down))  # ``super(C, obj)``
+        func_ref = ref_of(func, owner, super_context, down)
         args = [
             STARRED if type(a) is ast.Starred else ref_of(a, owner, super_context, down)
-            for a in node.args[:2]
+            for a in node.args[: kept_arguments(func_ref)]
         ]
-        return ("c", ref_of(func, owner, super_context, down), tuple(args))
+        return ("c", func_ref, tuple(args))
     if type(node) is ast.List or type(node) is ast.Tuple or type(node) is ast.Set:
         items = tuple([ref_of(e, owner, super_context, down) for e in node.elts[:MAX_ITEMS]])
         return ("q", _CONTAINER_TYPES[type(node)], items)
@@ -112,6 +114,32 @@ def ref_of(node: ast.expr, owner: str, super_context: SuperContext, depth: int =
         return _fstring_ref(node)
     comprehension = _COMPREHENSION_TYPES.get(type(node))
     return ("k", comprehension) if comprehension else UNKNOWN
+
+
+def renamed(ref: Ref, names: Mapping[str, Ref]) -> Ref:
+    """``ref`` with each plain name of ``names`` replaced by its ref there (the same object when none is)."""
+    if ref[0] == "n":
+        return names.get(ref[1], ref) if len(ref) == 2 else ref
+    changed = False
+    parts = []
+    for part in ref:
+        if type(part) is tuple and part:
+            new = renamed(part, names) if type(part[0]) is str else _renamed_items(part, names)
+            changed = changed or new is not part
+            part = new
+        parts.append(part)
+    return tuple(parts) if changed else ref
+
+
+def _renamed_items(items: tuple[Ref, ...], names: Mapping[str, Ref]) -> tuple[Ref, ...]:
+    """A tuple of refs (arguments, items), renamed."""
+    new = tuple([renamed(item, names) for item in items])
+    return items if all(a is b for a, b in zip(new, items, strict=True)) else new
+
+
+def kept_arguments(func: Ref) -> int:
+    """How many positional arguments the ref of a call of ``func`` keeps: two, and ``getattr``'s default."""
+    return 3 if func == GETATTR else 2
 
 
 def no_super_context() -> None:

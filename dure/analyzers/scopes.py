@@ -6,7 +6,7 @@ import ast
 from typing import Any
 
 from dure.analyzers.model import Definition, DefinitionKind, ImportCondition, Parameter, ParameterKind
-from dure.analyzers.refs import ref_of
+from dure.analyzers.refs import ref_of, renamed
 from dure.analyzers.source import SourceFile
 from dure.analyzers.summary import UNKNOWN, Binding, ModuleSummary, ParamInfo, Ref, Scope
 
@@ -39,6 +39,12 @@ class ScopeTracker:
         self.docstring_nodes: set[int] = set()
         #: Parameters as written, one object per distinct value (a frozen dataclass is slow to build).
         self._written_parameters: dict[tuple[str, ParameterKind, str | None, bool], Parameter] = {}
+        #: The function whose body is walked in the order it runs (statement by statement, loops aside):
+        #: a read there of a name it binds more than once is the values of the bindings made before it.
+        self.flow_scope: Scope | None = None
+        self.flow_on = True  # False in a loop, where a later binding may reach an earlier read
+        self.flow_names: dict[str, Ref] = {}  # name -> its flow-ordered ref at this point of the body
+        self.flow_held: list[str] | None = None  # names bound by the assignment being made (see hold)
         module_scope = self._new_scope("module", source.module, None)
         self.scope = module_scope
         self.summary.definitions.append(
@@ -71,8 +77,11 @@ class ScopeTracker:
                 return outer
         return local
 
-    def bind(self, name: str, kind: str, a: Any = None, b: Any = None, *, here: bool = False) -> None:
-        """Bind ``name`` where Python would (``here``: in the current scope, for comprehension targets).
+    def bind(
+        self, name: str, kind: str, a: Any = None, b: Any = None, *, here: bool = False, unordered: bool = False
+    ) -> None:
+        """Bind ``name`` where Python would (``here``: in the current scope, for comprehension targets;
+        ``unordered``: by ``:=``, which binds in the middle of an expression).
 
         Takes the binding's fields rather than a :class:`Binding`: this runs for every binding of every
         file, and the record is built once, complete.
@@ -93,6 +102,47 @@ class ScopeTracker:
             scope.bindings[name] = [binding]
         else:
             bindings.append(binding)
+        if scope is self.flow_scope:
+            if unordered or scope is not local:
+                scope.unordered |= {name}
+            elif self.flow_held is not None:
+                self.flow_names.pop(name, None)  # read as a plain name until the assignment is made
+                self.flow_held.append(name)
+            elif bindings is not None:
+                self.flow_names[name] = ("n", name, len(bindings), scope.id)
+        elif scope is not local and scope.kind == "function":  # ``nonlocal``: bound whenever that runs
+            scope.unordered |= {name}
+
+    def flow_before(self, target: ast.expr) -> None:
+        """Before the value of an assignment to ``target`` is read: a name it rebinds, read in that value
+        (``s = s.strip()``), is the values bound so far."""
+        scope = self.flow_scope
+        if scope is None or self.scope is not scope:
+            return
+        if type(target) is ast.Name:
+            bound = scope.bindings.get(target.id)
+            if bound and target.id not in self.flow_names and target.id not in scope.unordered:
+                self.flow_names[target.id] = ("n", target.id, len(bound), scope.id)
+        elif type(target) is ast.Tuple or type(target) is ast.List:
+            for element in target.elts:
+                self.flow_before(element)
+        elif type(target) is ast.Starred:
+            self.flow_before(target.value)
+
+    def hold(self) -> list[str] | None:
+        """Start binding the targets of an assignment whose value was read: until :meth:`release`, a name
+        it binds reads as every binding (``a, b = b, a`` reads ``a`` after binding it)."""
+        held, self.flow_held = self.flow_held, [] if self.scope is self.flow_scope else None
+        return held
+
+    def release(self, held: list[str] | None) -> None:
+        """The targets are bound: later reads of them see the new bindings."""
+        scope = self.flow_scope
+        if self.flow_held and scope is not None:
+            for name in self.flow_held:
+                if name not in scope.unordered:
+                    self.flow_names[name] = ("n", name, len(scope.bindings[name]), scope.id)
+        self.flow_held = held
 
     def _super_context(self) -> tuple[str, str] | None:
         """``(class, self parameter)`` of the method the current scope is in, for ``super()``."""
@@ -112,8 +162,17 @@ class ScopeTracker:
     def ref(self, node: ast.expr) -> Ref:
         """The ref of ``node`` in the current scope; a name (half of all refs) spelt here directly."""
         if type(node) is ast.Name:
-            return ("n", node.id)
-        return ref_of(node, self.scope.owner, self._super_context)
+            return self.name_ref(node.id)
+        ref = ref_of(node, self.scope.owner, self._super_context)
+        if self.flow_names and self.flow_on and self.scope is self.flow_scope:
+            return renamed(ref, self.flow_names)
+        return ref
+
+    def name_ref(self, name: str) -> Ref:
+        """The ref of reading ``name`` here: flow-ordered in the body of :attr:`flow_scope`."""
+        if self.flow_names and self.flow_on and self.scope is self.flow_scope:
+            return self.flow_names.get(name) or ("n", name)
+        return ("n", name)
 
     def segment(self, node: ast.expr) -> str:
         """The source text of ``node`` (cheap for one-line nodes; column offsets count UTF-8 bytes)."""

@@ -4,24 +4,26 @@ A :class:`ModuleSummary` depends on one file's content only, so it is what the i
 hash. Values are described by small tuples (*refs*) that the resolver evaluates later, once every module is
 known:
 
-==========================  ==========================================================
-``("n", name)``             a name, looked up in the scope of the record that holds it
-``("a", base, attr)``       an attribute of another ref
-``("c", func, args)``       the value returned by calling ``func`` (first positional args kept)
-``("d", qualname)``         the object a ``def``/``class``/``lambda`` creates, before decoration
-``("super", cls, self)``    ``super()`` inside a method of ``cls`` whose first parameter is ``self``
-``("superof", cls)``        ``super(cls, obj)``, ``cls`` a ref
-``("s", text)``             a string literal
-``("sp", prefix)``          a string built at run time that starts with ``prefix``
-``("k", type)``             an instance of a builtin type (``"str"``, ``"int"``, ``"list"``, ...)
-``("q", type, items)``      a literal container and the refs of its items (dict values)
-``("i", base, key)``        an item of a container (``key`` the constant subscript, or None)
-``("or", refs)``            one of several values (``a or b``, ``x if c else y``)
-``("aw", ref)``             what ``await`` gives for the value of ``ref``
-``("it", ref)``             an item of what ``ref`` gives, when iterated (``yield from ref``)
-``("u",)``                  unknown
-``("u", "*")``              a starred argument (``f(*xs)``): unknown, and so is every position after it
-==========================  ==========================================================
+================================  ==========================================================
+``("n", name)``                   a name, looked up in the scope of the record that holds it
+``("n", name, count, scope)``     a name read in the body of function ``scope`` where its first ``count``
+                                  bindings there have run (see :meth:`Evaluator.name_as_bound`)
+``("a", base, attr)``             an attribute of another ref
+``("c", func, args)``             the value returned by calling ``func`` (first positional args kept)
+``("d", qualname)``               the object a ``def``/``class``/``lambda`` creates, before decoration
+``("super", cls, self)``          ``super()`` inside a method of ``cls`` whose first parameter is ``self``
+``("superof", cls)``              ``super(cls, obj)``, ``cls`` a ref
+``("s", text)``                   a string literal
+``("sp", prefix)``                a string built at run time that starts with ``prefix``
+``("k", type)``                   an instance of a builtin type (``"str"``, ``"int"``, ``"list"``, ...)
+``("q", type, items)``            a literal container and the refs of its items (dict values)
+``("i", base, key)``              an item of a container (``key`` the constant subscript, or None)
+``("or", refs)``                  one of several values (``a or b``, ``x if c else y``)
+``("aw", ref)``                   what ``await`` gives for the value of ``ref``
+``("it", ref)``                   an item of what ``ref`` gives, when iterated (``yield from ref``)
+``("u",)``                        unknown
+``("u", "*")``                    a starred argument (``f(*xs)``): unknown, and so is every position after it
+================================  ==========================================================
 """
 
 from __future__ import annotations
@@ -121,6 +123,9 @@ class Scope:
     bindings: dict[str, list[Binding]] = field(default_factory=dict)
     global_names: set[str] = field(default_factory=set)
     nonlocal_names: set[str] = field(default_factory=set)
+    #: names whose bindings may run in another order than they are written: bound by ``:=`` (inside an
+    #: expression) or from a nested function (``nonlocal``); their flow-ordered reads see every binding
+    unordered: frozenset[str] = frozenset()
     # functions and lambdas
     params: tuple[ParamInfo, ...] = ()
     method_of: str | None = None  # qualname of the class for a function defined in a class body
