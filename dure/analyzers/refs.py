@@ -126,8 +126,9 @@ def renamed(ref: Ref, names: Mapping[str, Ref]) -> Ref:
         if type(part) is tuple and part:
             new = renamed(part, names) if type(part[0]) is str else _renamed_items(part, names)
             changed = changed or new is not part
-            part = new
-        parts.append(part)
+            parts.append(new)
+        else:
+            parts.append(part)
     return tuple(parts) if changed else ref
 
 

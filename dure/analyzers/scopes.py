@@ -78,7 +78,14 @@ class ScopeTracker:
         return local
 
     def bind(
-        self, name: str, kind: str, a: Any = None, b: Any = None, *, here: bool = False, unordered: bool = False
+        self,
+        name: str,
+        kind: str,
+        a: Any = None,
+        b: Any = None,
+        *,
+        here: bool = False,
+        unordered: bool = False,
     ) -> None:
         """Bind ``name`` where Python would (``here``: in the current scope, for comprehension targets;
         ``unordered``: by ``:=``, which binds in the middle of an expression).
