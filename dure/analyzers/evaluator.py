@@ -109,6 +109,8 @@ IDENTITY_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 DICT_READS = frozenset({*DICT_VIEWS, "get", "pop", "setdefault"})
 #: The kinds of container value whose items are known where it is made: what a generator yields.
 GENERATORS = frozenset({"generator", "async_generator"})
+#: What ``*args`` and ``**kwargs`` hold when no caller is known.
+PACKED_PARAMETERS = {"var_positional": "builtins.tuple", "var_keyword": "builtins.dict"}
 #: Builtin classes whose class pattern with one positional sub-pattern (``int(x)``) matches the subject.
 SELF_MATCHING = frozenset(
     f"builtins.{name}"
@@ -753,12 +755,10 @@ class Evaluator:
                 return single(("C", scope.method_of, False))
             if scope.method_kind in ("instance", "property"):
                 return single(("I", scope.method_of, False))
-        if param.kind == "var_keyword":
-            return single(("XI", "builtins.dict"))
         self.reads += 1  # its value changes when arguments flow in
-        if param.kind == "var_positional":  # a tuple of what callers pass there
+        if param.kind in PACKED_PARAMETERS:  # a tuple (a dict) of what callers pass there
             flowed = self.param_flow(key, index) if self.param_flow is not None else None
-            return flowed if flowed is not None else single(("XI", "builtins.tuple"))
+            return flowed if flowed is not None else single(("XI", PACKED_PARAMETERS[param.kind]))
         if self.param_flow is not None:
             flowed = self.param_flow(key, index)
             if flowed is not None:

@@ -506,6 +506,8 @@ class ExpressionCollector(ScopeTracker):
                 and len(items) == len(target.elts)
                 and not any(isinstance(e, ast.Starred) for e in (*target.elts, *items))
             )
+            if not pairwise and items is not None and self._starred_pairs(target.elts, items):
+                return
             if not pairwise and value_node is not None and value != UNKNOWN:
                 self._call(value_node, "iter", value, "unpacking")  # ``a, b = obj`` iterates ``obj``
             for index, element in enumerate(target.elts):
@@ -524,6 +526,27 @@ class ExpressionCollector(ScopeTracker):
             self.expr(target)
             self.summary.container_adds.append(ContainerAdd(self.scope.id, self.ref(target.value), value))
             self._namespace_store(target, value)
+
+    def _starred_pairs(self, elements: list[ast.expr], items: list[ast.expr]) -> bool:
+        """``a, *b, c = x, y, z, w``: each plain name its item, the starred one a new list of the items
+        between. False (nothing bound) unless one target is starred and no item is."""
+        stars = [i for i, e in enumerate(elements) if isinstance(e, ast.Starred)]
+        if len(stars) != 1 or len(items) < len(elements) - 1:
+            return False
+        if any(isinstance(item, ast.Starred) for item in items):
+            return False
+        star = stars[0]
+        after = len(elements) - star - 1
+        middle = items[star : len(items) - after]
+        for element, item in zip(elements[:star], items[:star], strict=True):
+            self.target(element, self.ref(item), item)
+        starred = elements[star]
+        assert isinstance(starred, ast.Starred)
+        packed = ast.List(elts=middle, ctx=ast.Load())
+        self.target(starred.value, self.ref(packed), None)
+        for element, item in zip(elements[star + 1 :], items[len(items) - after :], strict=True):
+            self.target(element, self.ref(item), item)
+        return True
 
     def _attribute_store(self, target: ast.Attribute, value: Ref) -> None:
         self._call(target, "attrset", self.ref(target), text_of(target))
