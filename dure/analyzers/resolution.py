@@ -28,7 +28,7 @@ from dure.analyzers.model import (
     UncertaintyKind,
 )
 from dure.analyzers.program import Program, ScopeKey
-from dure.analyzers.summary import UNKNOWN, AttributeStore, Binding, ModuleSummary, Ref, Scope
+from dure.analyzers.summary import UNKNOWN, AttributeStore, Binding, CallRecord, ModuleSummary, Ref, Scope
 from dure.analyzers.values import Vals, ordered, single
 
 SYS_MODULES = frozenset({("X", "sys.modules")})
@@ -425,16 +425,35 @@ def _outside_method(ref: Ref, func: Vals) -> tuple[str, ...] | None:
     return None
 
 
+_GLOBALS = ("c", ("n", "globals"), ())
+_OWN_NAMESPACES = frozenset({_GLOBALS, ("c", ("n", "vars"), ())})
+
+
 def _dynamic_namespaces(program: Program) -> None:
-    """Modules that write their own namespace at run time (``globals()[k] = v``, ``globals().update``)."""
-    namespace = ("c", ("n", "globals"), ())
-    update = ("a", namespace, "update")
+    """Modules that write their own namespace at run time (``globals()[k] = v``, ``globals().update``,
+    ``exec`` of code given no namespace but the module's own)."""
+    update = ("a", _GLOBALS, "update")
     for module, summary in program.summaries.items():
-        writes = any(add.container == namespace for add in summary.container_adds) or any(
-            call.func == update for call in summary.calls
+        writes = any(add.container == _GLOBALS for add in summary.container_adds) or any(
+            call.func == update or _runs_code_in_module(call) for call in summary.calls
         )
         if writes:
             program.dynamic_namespaces.add(module)
+
+
+def _runs_code_in_module(call: CallRecord) -> bool:
+    """``exec(code)`` (``exec(code, globals())``), which may bind any name of the module it runs in (the
+    code may declare it ``global``); ``eval`` may too at module level, with ``:=``."""
+    name = call.func[1] if call.func[0] == "n" else None
+    if call.kind != "call" or name not in ("exec", "eval"):
+        return False
+    args = call.args
+    given = args[1] if len(args) > 1 else dict(call.keywords).get("globals")
+    if given is not None and given not in _OWN_NAMESPACES:
+        return False
+    if name == "eval":
+        return call.scope == 0 and not (args and args[0][0] == "s" and ":=" not in args[0][1])
+    return True
 
 
 def _replaced_modules(program: Program, evaluator: Evaluator) -> list[Uncertainty]:
