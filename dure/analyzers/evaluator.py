@@ -7,7 +7,7 @@ from typing import Any, Literal, TypeVar
 
 from dure.analyzers.builtin_classes import container_member, external_member
 from dure.analyzers.program import BUILTIN_NAMES, Program, ScopeKey
-from dure.analyzers.summary import STARRED, Binding, Ref, Scope
+from dure.analyzers.summary import OWN_NAME, STARRED, Binding, Ref, Scope
 from dure.analyzers.values import (
     MAX_VALUES,
     NOTHING,
@@ -109,6 +109,7 @@ IDENTITY_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 DICT_READS = frozenset({*DICT_VIEWS, "get", "pop", "setdefault"})
 #: The kinds of container value whose items are known where it is made: what a generator yields.
 GENERATORS = frozenset({"generator", "async_generator"})
+SYS_MODULES = frozenset({("X", "sys.modules")})
 #: What ``*args`` and ``**kwargs`` hold when no caller is known.
 PACKED_PARAMETERS = {"var_positional": "builtins.tuple", "var_keyword": "builtins.dict"}
 #: Builtin classes whose class pattern with one positional sub-pattern (``int(x)``) matches the subject.
@@ -300,6 +301,10 @@ class Evaluator:
         if tag == "q":
             return single(("Q", self._items(ref[2], key), ref[1]))
         if tag == "i":
+            if type(ref[2]) is str:
+                module = self._sys_module(ref, key)
+                if module is not None:
+                    return module
             return self.item(ref[1], key)
         if tag == "or":
             return union([self.evaluate(r, key) for r in ref[1]])
@@ -316,6 +321,19 @@ class Evaluator:
         if tag == "mp":
             return self.matched_positional(ref[1], ref[2], key)
         return UNKNOWN_VALS
+
+    def _sys_module(self, ref: Ref, key: ScopeKey) -> Vals | None:
+        """``sys.modules["pkg.mod"]`` or ``sys.modules[__name__]`` naming a module of the repository that
+        nothing replaces there: that module (None: not such an item)."""
+        name = key[0] if ref[2] == OWN_NAME else ref[2]
+        program = self.program
+        if name not in program.summaries or name in program.replaced_modules:
+            return None
+        if self.evaluate(ref[1], key).values != SYS_MODULES:
+            return None
+        if ref[2] == OWN_NAME and program.lookup(key, "__name__"):
+            return None  # ``__name__`` rebound
+        return single(("M", name))
 
     def matched_positional(self, instance: Ref, position: int, key: ScopeKey) -> Vals:
         """What the positional sub-pattern ``position`` of a class pattern matches against: the attribute

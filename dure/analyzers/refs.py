@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Mapping
 
-from dure.analyzers.summary import STARRED, UNKNOWN, Ref
+from dure.analyzers.summary import OWN_NAME, STARRED, UNKNOWN, Ref
 
 MAX_DEPTH = 24
 GETATTR: Ref = ("n", "getattr")
@@ -92,7 +92,10 @@ def ref_of(node: ast.expr, owner: str, super_context: SuperContext, depth: int =
         key = node.slice
         if type(key) is ast.Slice:  # a slice of a container holds the same kind of items
             return ref_of(node.value, owner, super_context, down)
-        constant = key.value if type(key) is ast.Constant and isinstance(key.value, str | int) else None
+        if type(key) is ast.Constant:
+            constant = key.value if isinstance(key.value, str | int) else None
+        else:
+            constant = OWN_NAME if type(key) is ast.Name and key.id == "__name__" else None
         return ("i", ref_of(node.value, owner, super_context, down), constant)
     if type(node) is ast.Dict:
         values = tuple([ref_of(v, owner, super_context, down) for v in node.values[:MAX_ITEMS]])

@@ -15,7 +15,7 @@ from dure.analyzers.dynamic import (
     namespace_writes,
     string_uncertainties,
 )
-from dure.analyzers.evaluator import Evaluator
+from dure.analyzers.evaluator import SYS_MODULES, Evaluator
 from dure.analyzers.halves import Afterwards, resolve_sites
 from dure.analyzers.inference import JediReport, add_jedi_targets
 from dure.analyzers.model import (
@@ -28,10 +28,17 @@ from dure.analyzers.model import (
     UncertaintyKind,
 )
 from dure.analyzers.program import Program, ScopeKey
-from dure.analyzers.summary import UNKNOWN, AttributeStore, Binding, CallRecord, ModuleSummary, Ref, Scope
+from dure.analyzers.summary import (
+    OWN_NAME,
+    UNKNOWN,
+    AttributeStore,
+    Binding,
+    CallRecord,
+    ModuleSummary,
+    Ref,
+    Scope,
+)
 from dure.analyzers.values import Vals, ordered, single
-
-SYS_MODULES = frozenset({("X", "sys.modules")})
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,8 +200,8 @@ def _mentions_sys_modules(ref: Ref, key: ScopeKey, evaluator: Evaluator) -> bool
     while ref[0] in _DERIVED:
         base = ref[1]
         if evaluator.evaluate(base, key).values == SYS_MODULES:
-            if ref[0] == "i" and isinstance(ref[2], str):
-                return evaluator.program.is_module(ref[2])  # sys.modules["__main__"]: not ours
+            if ref[0] == "i" and isinstance(ref[2], str):  # sys.modules["__main__"]: not ours
+                return ref[2] == OWN_NAME or evaluator.program.is_module(ref[2])
             return ref[0] != "a" or ref[2] in ("get", "values", "items", "setdefault", "pop")
         ref = base
     return False

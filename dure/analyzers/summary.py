@@ -17,7 +17,8 @@ known:
 ``("sp", prefix)``                a string built at run time that starts with ``prefix``
 ``("k", type)``                   an instance of a builtin type (``"str"``, ``"int"``, ``"list"``, ...)
 ``("q", type, items)``            a literal container and the refs of its items (dict values)
-``("i", base, key)``              an item of a container (``key`` the constant subscript, or None)
+``("i", base, key)``              an item of a container (``key`` the constant subscript, :data:`OWN_NAME`
+                                  for ``__name__``, or None)
 ``("or", refs)``                  one of several values (``a or b``, ``x if c else y``)
 ``("aw", ref)``                   what ``await`` gives for the value of ``ref``
 ``("it", ref)``                   an item of what ``ref`` gives, when iterated (``yield from ref``)
@@ -44,6 +45,8 @@ from dure.analyzers.model import (
 Ref = tuple[Any, ...]
 UNKNOWN: Ref = ("u",)
 STARRED: Ref = ("u", "*")
+#: The key of ``("i", base, key)`` for ``base[__name__]`` (no module name has angle brackets).
+OWN_NAME = "<__name__>"
 
 
 class Binding(NamedTuple):
