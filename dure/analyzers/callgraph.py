@@ -1138,9 +1138,14 @@ class CallResolver:
         """``C()`` runs ``__new__`` and ``__init__`` found along the MRO (with neither: the class itself)."""
         classes = [cls] if exact else [cls, *sorted(self.program.subclasses(cls))]
         per_class = [self._construction(klass) for klass in classes]
-        certain = unique and all(targets == per_class[0] for targets in per_class)
-        certain = certain and not any(self._custom_construction(klass) for klass in classes)
-        certainty = Certainty.CERTAIN if certain else Certainty.POSSIBLE
+        same = unique and all(targets == per_class[0] for targets in per_class)
+        # a metaclass may skip both methods, a ``__new__`` returning something else only ``__init__``
+        skips_new = any(self._custom_metaclass(klass) for klass in classes)
+        skips_init = skips_new or any(self._new_returns_another(klass) for klass in classes)
+        certainty = {
+            True: Certainty.CERTAIN if same and not skips_new else Certainty.POSSIBLE,  # ``__new__``
+            False: Certainty.CERTAIN if same and not skips_init else Certainty.POSSIBLE,
+        }
         metaclass_calls = [
             ResolvedTarget(c, Certainty.CERTAIN if unique else Certainty.POSSIBLE, 0)
             for klass in classes
@@ -1152,7 +1157,11 @@ class CallResolver:
             for init in [*self._external_init(klass), *self._initialisers_of_others(klass)]
         ]
         return _deduplicate(
-            [ResolvedTarget(callee, certainty, offset) for targets in per_class for callee, offset in targets]
+            [
+                ResolvedTarget(callee, certainty[callee.endswith(".__new__")], offset)
+                for targets in per_class
+                for callee, offset in targets
+            ]
             + metaclass_calls
             + external_inits
         )
@@ -1185,6 +1194,8 @@ class CallResolver:
         return []
 
     def _construction(self, cls: str) -> list[tuple[str, int]]:
+        if self.evaluator.outside_metaclass(cls) == "enum":
+            return [(cls, 0)]  # ``Color(value)`` looks a member up: no ``__new__`` or ``__init__`` runs
         hits: list[tuple[str, int]] = []
         generated = self._generated_init(cls)
         for name in ("__new__", "__init__"):
@@ -1247,8 +1258,10 @@ class CallResolver:
                     found.append((value[1], text))
         return found
 
-    def _custom_construction(self, cls: str) -> bool:
-        """A metaclass of the repository, or a ``__new__`` returning something else, may skip ``__init__``."""
+    def _custom_metaclass(self, cls: str) -> bool:
+        """A metaclass of the repository (or one the index cannot name) may run neither ``__new__`` nor
+        ``__init__``. Those of outside bases are taken to run both (``type.__call__``), as all but the enum
+        metaclass of the standard library do (see :meth:`_construction`)."""
         program = self.program
         for klass in program.mro(cls):
             scope = program.class_scope(klass)
@@ -1257,6 +1270,12 @@ class CallResolver:
                 metaclass = self.evaluator.evaluate(scope.metaclass, parent)
                 if not metaclass.complete or any(v[0] != "X" for v in metaclass.values):
                     return True
+        return False
+
+    def _new_returns_another(self, cls: str) -> bool:
+        """A ``__new__`` that may return something other than an instance of ``cls``: ``__init__`` is then
+        skipped."""
+        program = self.program
         for owner in self._defining_class(cls, "__new__"):
             if any(self._builds_another_class(key) for key in program.bodies(f"{owner}.__new__")):
                 return True

@@ -196,7 +196,7 @@ class Evaluator:
         self.param_flow: ParamFlow | None = None
         self.transparency: dict[str, bool] = {}
         self.modules_by_prefix: dict[str, Vals] = {}  # see _modules_starting (never cleared)
-        self.outside_metaclasses: dict[str, str | None] = {}  # see _outside_metaclass (bases are fixed)
+        self.outside_metaclasses: dict[str, str | None] = {}  # see outside_metaclass (bases are fixed)
 
     def reset(self) -> None:
         self.program.clear_memo()
@@ -954,7 +954,7 @@ class Evaluator:
                 [self._bind_access(self.binding(b, where), through_instance) for b, where in bindings]
             )
         if all(b.kind == "val" for b, _ in bindings):
-            metaclass = self._outside_metaclass(klass)
+            metaclass = self.outside_metaclass(klass)
             member = not (attr.startswith("_") and attr.endswith("_")) and not any(
                 v[0] == "F"
                 for v in result.values  # a function stays a method
@@ -965,7 +965,7 @@ class Evaluator:
                 return incomplete(result)
         return result
 
-    def _outside_metaclass(self, cls: str) -> str | None:
+    def outside_metaclass(self, cls: str) -> str | None:
         """What metaclass from outside the repository builds ``cls``: ``enum`` (its plain class attributes
         become members, instances of the class), ``other`` (one that may replace them: Django's model and
         choices metaclasses, ``NamedTuple``'s...), or None (``type``, or one that leaves them alone)."""
