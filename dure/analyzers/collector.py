@@ -329,6 +329,30 @@ class ModuleCollector(ExpressionCollector):
                     self.target(item.optional_vars, UNKNOWN, None)
         self.body(node.body)
 
+    def _handler(self, name: str, exception: Ref, body: list[ast.stmt]) -> None:
+        """``except E as name:``. In a function body, read in order, the name is exactly what was caught
+        until the handler rebinds it; Python deletes it when the handler ends, so reads after the ``try``
+        see the bindings made before it."""
+        scope = self.flow_scope
+        ordered = (
+            scope is not None
+            and self.scope is scope
+            and self.flow_on
+            and self.flow_held is None
+            and name not in scope.global_names
+            and name not in scope.nonlocal_names
+        )
+        before = self.flow_names.get(name)
+        self.bind(name, "exc", exception)
+        if ordered and scope is not None:
+            self.flow_names[name] = ("n", name, -len(scope.bindings[name]), scope.id)
+        self.body(body)
+        if ordered:
+            if before is None:
+                self.flow_names.pop(name, None)
+            else:
+                self.flow_names[name] = before
+
     def try_(self, node: ast.Try | ast.TryStar) -> None:
         self.block_depth += 1
         self._try(node)
@@ -344,8 +368,9 @@ class ModuleCollector(ExpressionCollector):
                 self.expr(handler.type)
             if handler.name:
                 exception = self.ref(handler.type) if handler.type is not None else ("k", "BaseException")
-                self.bind(handler.name, "exc", exception)
-            self.body(handler.body)
+                self._handler(handler.name, exception, handler.body)
+            else:
+                self.body(handler.body)
         self.condition = saved
         self.body(node.orelse)
         self.body(node.finalbody)

@@ -550,6 +550,8 @@ class Evaluator:
         scope = program.scope(key)
         if name in scope.unordered or module in program.test_directories:
             return self.name(name, key)
+        if count < 0:
+            return self.binding(scope.bindings[name][-count - 1], key)
         reaching = [b for b in scope.bindings[name][:count] if not b.type_only]
         start = max((i for i, b in enumerate(reaching) if not b.guarded), default=0)
         reaching = reaching[start:]
@@ -594,12 +596,20 @@ class Evaluator:
                 return managed
             return self.entered(self.evaluate(binding.a, key), asynchronous=bool(binding.b))
         if kind == "exc":
-            return self.instances(self.evaluate(binding.a, key), exact=False)
+            return self._caught(self.evaluate(binding.a, key))
         if kind == "ann":
             return self.annotated(binding.a, key)
         if kind == "aug":
             return self.augmented(binding.a, binding.b, key)
         return UNKNOWN_VALS
+
+    def _caught(self, classes: Vals) -> Vals:
+        """``except E as e``: an instance of ``E`` or of a subclass, as surely as ``self`` is one of its
+        class (Python checks), when ``E`` is one class of the repository. An outside class's instance may
+        be of a subclass the value cannot name."""
+        caught = self.instances(classes, exact=False)
+        sure = classes.is_exact() and caught.complete and all(v[0] == "I" for v in caught.values)
+        return Vals(caught.values, caught.complete, sure and len(caught.values) == 1)
 
     def augmented(self, dunder: str, name: str, key: ScopeKey) -> Vals:
         """``name += y``: what ``__iadd__`` (else ``__add__``) of the name's other values returns (builtin

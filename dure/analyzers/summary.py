@@ -8,6 +8,8 @@ known:
 ``("n", name)``                   a name, looked up in the scope of the record that holds it
 ``("n", name, count, scope)``     a name read in the body of function ``scope`` where its first ``count``
                                   bindings there have run (see :meth:`Evaluator.name_as_bound`)
+``("n", name, -k, scope)``        the same, when exactly the ``k``-th binding reaches it (the name of an
+                                  ``except`` clause, read in its handler)
 ``("a", base, attr)``             an attribute of another ref
 ``("c", func, args)``             the value returned by calling ``func`` (first positional args kept)
 ``("d", qualname)``               the object a ``def``/``class``/``lambda`` creates, before decoration
