@@ -54,6 +54,7 @@ class ModuleCollector(ExpressionCollector):
     """
 
     def collect(self, tree: ast.Module) -> ModuleSummary:
+        self.flow_scope = self.summary.scopes[0]  # the module body runs in order too
         self.body(tree.body)
         return self.summary
 
@@ -72,7 +73,8 @@ class ModuleCollector(ExpressionCollector):
 
     def _scope_body(self, scope: Scope, statements: list[ast.stmt]) -> None:
         """A function or class body: blocks of the enclosing scope do not guard its bindings, and a
-        function's body runs in order from its start, whatever loop it is defined in."""
+        function's body runs in order from its start, whatever loop it is defined in (a class body's reads
+        are plain: its names are read as attributes from anywhere)."""
         saved = (self.scope, self.block_depth, self.flow_scope, self.flow_on, self.flow_names, self.flow_held)
         self.scope, self.block_depth = scope, 0
         self.flow_scope = scope if scope.kind == "function" else None

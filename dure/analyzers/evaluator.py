@@ -550,6 +550,8 @@ class Evaluator:
         scope = program.scope(key)
         if name in scope.unordered or module in program.test_directories:
             return self.name(name, key)
+        if scope_id == 0 and self._module_name_unordered(module, name):
+            return self.name(name, key)
         if count < 0:
             return self.binding(scope.bindings[name][-count - 1], key)
         reaching = [b for b in scope.bindings[name][:count] if not b.type_only]
@@ -560,6 +562,17 @@ class Evaluator:
         if len(reaching) == 1:
             return self.binding(reaching[0], key)
         return union([self.binding(b, key) for b in reaching])
+
+    def _module_name_unordered(self, module: str, name: str) -> bool:
+        """Whether a read in the body of ``module`` may see bindings it does not follow: made from another
+        module (``mod.name = v``), by a star import, or through ``globals()``/``exec``."""
+        program = self.program
+        scope = program.summaries[module].scopes[0]
+        return (
+            ((module, 0), name) in program.extra_bindings
+            or "*" in scope.bindings
+            or module in program.dynamic_namespaces
+        )
 
     def binding(self, binding: Binding, key: ScopeKey) -> Vals:
         """The values one binding gives (memoised and cycle-safe like :meth:`evaluate`)."""

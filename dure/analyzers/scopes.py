@@ -117,7 +117,7 @@ class ScopeTracker:
                 self.flow_held.append(name)
             elif bindings is not None:
                 self.flow_names[name] = ("n", name, len(bindings), scope.id)
-        elif scope is not local and scope.kind == "function":  # ``nonlocal``: bound whenever that runs
+        elif scope is not local:  # ``nonlocal``, ``global``: bound whenever that runs
             scope.unordered |= {name}
 
     def flow_before(self, target: ast.expr) -> None:

@@ -14,7 +14,7 @@ class Plain:
 
 
 v = Vec()
-if v is None:
+if v is not None:
     v += 1
 items = []
 items += [1]
