@@ -314,6 +314,8 @@ class Evaluator:
             return self._super_of(self.evaluate(ref[1], key))
         if tag == "aw":
             return self.awaited(self.evaluate(ref[1], key))
+        if tag == "op":
+            return self.operated(ref[1], ref[2], ref[3], key)
         if tag == "it":
             return self.item(ref[1], key, iterating=True)
         if tag == "ni":
@@ -615,6 +617,46 @@ class Evaluator:
         if kind == "aug":
             return self.augmented(binding.a, binding.b, key)
         return UNKNOWN_VALS
+
+    def operated(self, left: Ref, dunder: str, right: Ref, key: ScopeKey) -> Vals:
+        """``a + b``: what ``a.__add__(b)`` returns, never ``NotImplemented``, with which the method declines:
+        the interpreter then returns what ``b.__radd__(a)`` does (both declining raises ``TypeError``).
+
+        The reflected method also runs first when ``b``'s class derives from ``a``'s and overrides it: a right
+        operand that may be an instance of a repository class defining the reflected method (other than where
+        ``a``'s value is exactly the same class) makes the result include it, and not exact.
+        """
+        forward = self.evaluate(("c", ("a", left, dunder), (right,)), key)
+        reflected_name = f"__r{dunder[2:]}"
+        declines = NOT_IMPLEMENTED in forward.values
+        if not declines and not self._may_reflect_first(left, right, reflected_name, key):
+            return forward
+        reflected = self.evaluate(("c", ("a", right, reflected_name), (left,)), key)
+        parts = [_implemented_values(part) for part in (forward, reflected)]
+        return union(parts) if declines else inexact(union(parts))
+
+    def _may_reflect_first(self, left: Ref, right: Ref, reflected_name: str, key: ScopeKey) -> bool:
+        """Whether ``right``'s value may be an instance of a repository class that derives from ``left``'s
+        class and has a reflected method of its own: the interpreter then tries that method first."""
+        program = self.program
+        left_classes: set[str] = set()
+        for value in self.evaluate(left, key).values:
+            if value[0] == "I":
+                left_classes.add(value[1])
+                if not value[2]:
+                    left_classes |= program.subclasses(value[1])
+        if not left_classes:
+            return False
+        for value in self.evaluate(right, key).values:
+            if value[0] != "I":
+                continue
+            candidates = [value[1]] if value[2] else [value[1], *sorted(program.subclasses(value[1]))]
+            for cls in candidates:
+                if left_classes.isdisjoint(program.mro(cls)[1:]):
+                    continue
+                if any(v[0] == "F" for v in self.instance_member(cls, reflected_name, exact=True).values):
+                    return True
+        return False
 
     def _caught(self, classes: Vals) -> Vals:
         """``except E as e``: an instance of ``E`` or of a subclass, as surely as ``self`` is one of its
@@ -1445,6 +1487,12 @@ def _implemented(result: Vals) -> Vals:
     if NOT_IMPLEMENTED not in result.values:
         return result
     return incomplete(Vals(result.values - {NOT_IMPLEMENTED}, result.complete, False))
+
+
+def _implemented_values(result: Vals) -> Vals:
+    """The values of ``result`` other than ``NotImplemented`` (a method that only ever declines adds none)."""
+    values = result.values - {NOT_IMPLEMENTED}
+    return tuple.__new__(Vals, (values, result.complete, result.exact or not values))
 
 
 def _is_dict(value: Value) -> bool:

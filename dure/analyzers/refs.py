@@ -161,15 +161,20 @@ def _fstring_ref(node: ast.JoinedStr) -> Ref:
 
 
 def _binop_ref(node: ast.BinOp, owner: str, super_context: SuperContext, depth: int) -> Ref:
-    """``a + b`` is what ``a.__add__(b)`` returns; string formatting and concatenation give strings."""
+    """``a + b`` is what ``a.__add__(b)`` returns (or ``b.__radd__(a)``: see ``Evaluator.operated``); string
+    formatting and concatenation give strings."""
     left = node.left
     if type(left) is ast.Constant and isinstance(left.value, str):
         return ("sp", left.value) if type(node.op) is ast.Add else ("k", "str")
     dunder = BINARY_DUNDER_NAMES.get(type(node.op))
     if dunder is None:
         return UNKNOWN
-    left_ref = ref_of(left, owner, super_context, depth)
-    return ("c", ("a", left_ref, dunder), (ref_of(node.right, owner, super_context, depth),))
+    return (
+        "op",
+        ref_of(left, owner, super_context, depth),
+        dunder,
+        ref_of(node.right, owner, super_context, depth),
+    )
 
 
 def ref_text(ref: Ref) -> str:
@@ -185,6 +190,9 @@ def ref_text(ref: Ref) -> str:
             ref = ref[1]
         elif tag == "i":
             parts.append("[]")
+            ref = ref[1]
+        elif tag == "op":  # spelled as the method call the operator makes
+            parts.append(f".{ref[2]}()")
             ref = ref[1]
         elif tag == "n":
             parts.append(ref[1])

@@ -23,6 +23,7 @@ known:
                                   for ``__name__``, or None)
 ``("or", refs)``                  one of several values (``a or b``, ``x if c else y``)
 ``("aw", ref)``                   what ``await`` gives for the value of ``ref``
+``("op", left, dunder, right)``   what a binary operator gives (``a + b``: ``"__add__"``)
 ``("it", ref)``                   an item of what ``ref`` gives, when iterated (``yield from ref``)
 ``("u",)``                        unknown
 ``("u", "*")``                    a starred argument (``f(*xs)``): unknown, and so is every position after it
