@@ -437,8 +437,20 @@ class ModuleCollector(ExpressionCollector):
         call = node.value
         if type(call) is ast.Call and type(call.func) is ast.Attribute and call.args:
             receiver = call.func.value
-            if type(receiver) is ast.Name and receiver.id == "__all__" and call.func.attr == "extend":
-                self._set_all(call.args[0], extend=True)
+            if type(receiver) is ast.Name and receiver.id == "__all__":
+                self._change_all(call.func.attr, call.args)
+
+    def _change_all(self, method: str, args: list[ast.expr]) -> None:
+        """``__all__.extend([...])``, ``.append(name)``, ``.insert(i, name)``, ``.remove(name)``."""
+        if method == "extend":
+            self._set_all(args[0], extend=True)
+        elif method in ("append", "insert"):
+            self._set_all(ast.List([args[-1]]), extend=True)
+        elif method == "remove" and self.scope.kind == "module" and self.summary.all_names is not None:
+            name = args[0]
+            if type(name) is ast.Constant and type(name.value) is str:
+                self.docstring_nodes.add(id(name))
+                self.summary.all_names = tuple(n for n in self.summary.all_names if n != name.value)
 
     def plain(self, node: ast.stmt) -> None:
         """Statements whose only effect of interest is the expressions they hold."""

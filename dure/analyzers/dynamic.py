@@ -148,7 +148,12 @@ def _dict_owner(record: CallRecord) -> Ref | None:
         written = func[1]
     else:
         return None
-    return written[1] if written[0] == "a" and written[2] == "__dict__" else None
+    owner: Ref | None = None
+    if written[0] == "a" and written[2] == "__dict__":
+        owner = written[1]
+    elif written[0] == "c" and written[1] == ("n", "vars") and len(written[2]) == 1:  # ``vars(obj)``
+        owner = written[2][0]
+    return owner
 
 
 def _only_reads(site: ResolvedSite, callees: set[str], program: Program) -> bool:

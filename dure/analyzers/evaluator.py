@@ -631,9 +631,27 @@ class Evaluator:
         declines = NOT_IMPLEMENTED in forward.values
         if not declines and not self._may_reflect_first(left, right, reflected_name, key):
             return forward
-        reflected = self.evaluate(("c", ("a", right, reflected_name), (left,)), key)
-        parts = [_implemented_values(part) for part in (forward, reflected)]
-        return union(parts) if declines else inexact(union(parts))
+        reflected = self._reflected_result(left, reflected_name, right, key)
+        # a reflected result only partly known adds nothing but its incompleteness: its known values (often
+        # everything its own operands could be) would crowd out the forward method's few
+        reflected_part = _implemented_values(reflected) if reflected.complete else UNKNOWN_VALS
+        result = union([_implemented_values(forward), reflected_part])
+        return result if declines else inexact(result)
+
+    def _reflected_result(self, left: Ref, reflected_name: str, right: Ref, key: ScopeKey) -> Vals:
+        """What ``right.__radd__(left)`` gives. A builtin's reflected method declines an instance of a
+        repository class that derives from no outside class (the operation raises: nothing)."""
+        right_vals = self.evaluate(right, key)
+        if right_vals.complete and all(
+            v[0] == "XI" and v[1].startswith("builtins.") for v in right_vals.values
+        ):
+            left_vals = self.evaluate(left, key)
+            external = self.program.external_bases
+            if left_vals.complete and all(
+                v[0] == "I" and v[2] and not external.get(v[1]) for v in left_vals.values
+            ):
+                return NOTHING
+        return self.evaluate(("c", ("a", right, reflected_name), (left,)), key)
 
     def _may_reflect_first(self, left: Ref, right: Ref, reflected_name: str, key: ScopeKey) -> bool:
         """Whether ``right``'s value may be an instance of a repository class that derives from ``left``'s
@@ -981,7 +999,8 @@ class Evaluator:
         parts: list[Vals] = []
         class_scopes = program.class_scopes
         elsewhere = attr in program.attrs_stored_elsewhere  # rarely: most attributes are stored by methods
-        for klass in program.mro(cls):
+        mro = program.mro(cls)
+        for klass in mro:
             scope = class_scopes.get(klass)
             stores = scope.instance_attrs.get(attr) if scope else None
             if stores:
@@ -990,6 +1009,8 @@ class Evaluator:
             extra = program.extra_instance_attrs.get((klass, attr)) if elsewhere else None
             if extra:
                 parts.extend([self.binding(b, where) for b, where in extra])
+        if parts and any(_sets_computed_names(class_scopes.get(klass)) for klass in mro):
+            parts.append(UNKNOWN_VALS)  # a method sets attributes by computed names (``setattr(self, k, v)``)
         for klass, bindings in program.class_member(cls, attr):
             parts.append(self._accessed(klass, bindings, through_instance=True, attr=attr))
         if not parts:
@@ -1487,6 +1508,11 @@ def _implemented(result: Vals) -> Vals:
     if NOT_IMPLEMENTED not in result.values:
         return result
     return incomplete(Vals(result.values - {NOT_IMPLEMENTED}, result.complete, False))
+
+
+def _sets_computed_names(scope: Scope | None) -> bool:
+    """Whether a method of the class (``scope``) sets attributes of its instances by computed names."""
+    return scope is not None and "*" in scope.instance_attrs
 
 
 def _implemented_values(result: Vals) -> Vals:

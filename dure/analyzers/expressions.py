@@ -229,6 +229,9 @@ class ExpressionCollector(ScopeTracker):
             self._container_add(func, arguments, args)
         elif type(func) is ast.Attribute and func.attr == "update" and (arguments or node.keywords):
             self._dict_update(func, args, keywords)
+            self._computed_writes(func, arguments)
+        elif type(func) is ast.Name and func.id == "setattr" and len(arguments) > 1:
+            self._computed_writes(func, arguments)
         line, column = node.lineno, node.col_offset
         end = (func.end_lineno or line, func.end_col_offset or column)
         func_ref = self.ref(func)
@@ -548,6 +551,28 @@ class ExpressionCollector(ScopeTracker):
             self.target(element, self.ref(item), item)
         return True
 
+    def _computed_writes(self, func: ast.expr, arguments: list[ast.expr]) -> None:
+        """``setattr(obj, name, v)`` with a computed name, ``obj.__dict__.update(...)`` or
+        ``vars(obj).update(...)``: attributes of ``obj`` set by names the index cannot read."""
+        if type(func) is ast.Attribute:
+            namespace_of = _namespace_owner(func.value)
+            if namespace_of is not None:
+                self._open_instance(namespace_of)
+            return
+        name = arguments[1]
+        if not (type(name) is ast.Constant and type(name.value) is str):
+            self._open_instance(arguments[0])
+
+    def _open_instance(self, obj: ast.expr) -> None:
+        """``setattr(self, name, v)`` with a computed name, ``self.__dict__.update(...)`` and the like in a
+        method may set any attribute of the instance: its attributes' values are not all known (``"*"``)."""
+        context = self._super_context()
+        function = self._function_scope()
+        on_self = context and type(obj) is ast.Name and obj.id == context[1]
+        if on_self and context and function is not None and function.method_kind == "instance":
+            class_scope = self.summary.scopes[self.summary.def_scopes[context[0]]]
+            class_scope.instance_attrs.setdefault("*", []).append((UNKNOWN, self.scope.id))
+
     def _attribute_store(self, target: ast.Attribute, value: Ref) -> None:
         self._call(target, "attrset", self.ref(target), text_of(target))
         context = self._super_context()
@@ -565,15 +590,13 @@ class ExpressionCollector(ScopeTracker):
         """``obj.__dict__["name"] = value`` is ``obj.name = value`` (a computed name stays an uncertainty,
         see :func:`dure.analyzers.dynamic.namespace_writes`)."""
         owner, key = target.value, target.slice
-        if (
-            type(owner) is ast.Attribute
-            and owner.attr == "__dict__"
-            and type(key) is ast.Constant
-            and type(key.value) is str
-        ):
+        namespace_of = _namespace_owner(owner)
+        if namespace_of is not None and type(key) is ast.Constant and type(key.value) is str:
             self.summary.attribute_stores.append(
-                AttributeStore(self.scope.id, self.ref(owner.value), key.value, value, target.lineno)
+                AttributeStore(self.scope.id, self.ref(namespace_of), key.value, value, target.lineno)
             )
+        elif namespace_of is not None:
+            self._open_instance(namespace_of)
 
     def _bind_iteration(self, target: ast.expr, iterable: Ref) -> None:
         here = self.scope.kind == "comprehension"
@@ -620,3 +643,18 @@ ExpressionCollector.EXPRESSIONS = {
     ast.IfExp: ExpressionCollector._conditional,
     ast.FormattedValue: ExpressionCollector._formatted,
 }
+
+
+def _namespace_owner(node: ast.expr) -> ast.expr | None:
+    """The object whose namespace ``node`` is: ``obj.__dict__`` and ``vars(obj)`` (None: not a namespace)."""
+    if type(node) is ast.Attribute and node.attr == "__dict__":
+        return node.value
+    if (
+        type(node) is ast.Call
+        and type(node.func) is ast.Name
+        and node.func.id == "vars"
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return node.args[0]
+    return None

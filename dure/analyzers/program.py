@@ -181,7 +181,8 @@ class Program:
         own = [b for b in bound if not b.type_only] if runtime else list(bound)
         if len(own) > 1 and scope.kind in ("module", "class") and name != "*":  # star imports accumulate
             last = max((i for i, b in enumerate(own) if not b.guarded), default=0)
-            if last and not self._earlier_value_seen(key[0], name, own, last):
+            # a function's ``global`` write runs when it is called, whatever line it is on: it keeps them all
+            if last and name not in scope.unordered and not self._earlier_value_seen(key[0], name, own, last):
                 own = own[last:]
         found = [(own[0], key)] if len(own) == 1 else [(b, key) for b in own]
         if key[0] in self.test_directories:

@@ -434,15 +434,22 @@ def _outside_method(ref: Ref, func: Vals) -> tuple[str, ...] | None:
 
 _GLOBALS = ("c", ("n", "globals"), ())
 _OWN_NAMESPACES = frozenset({_GLOBALS, ("c", ("n", "vars"), ())})
+#: ``vars()`` and ``locals()`` are the module's namespace at module level only (a function's are copies).
+_MODULE_LEVEL_NAMESPACES = frozenset({_GLOBALS, ("c", ("n", "vars"), ()), ("c", ("n", "locals"), ())})
+
+
+def _own_namespace(ref: Ref, scope: int) -> bool:
+    return ref == _GLOBALS or (scope == 0 and ref in _MODULE_LEVEL_NAMESPACES)
 
 
 def _dynamic_namespaces(program: Program) -> None:
     """Modules that write their own namespace at run time (``globals()[k] = v``, ``globals().update``,
-    ``exec`` of code given no namespace but the module's own)."""
-    update = ("a", _GLOBALS, "update")
+    ``vars()[k] = v`` at module level, ``exec`` of code given no namespace but the module's own)."""
     for module, summary in program.summaries.items():
-        writes = any(add.container == _GLOBALS for add in summary.container_adds) or any(
-            call.func == update or _runs_code_in_module(call) for call in summary.calls
+        writes = any(_own_namespace(add.container, add.scope) for add in summary.container_adds) or any(
+            (call.func[0] == "a" and call.func[2] == "update" and _own_namespace(call.func[1], call.scope))
+            or _runs_code_in_module(call)
+            for call in summary.calls
         )
         if writes:
             program.dynamic_namespaces.add(module)
