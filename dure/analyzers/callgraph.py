@@ -177,6 +177,9 @@ REFLECTED = {
 
 #: What a ``property(...)`` accessor the index cannot name stands for among the accessors found.
 UNKNOWN_ACCESSOR = "?"
+#: Among the accessors found: a class that may be the instance's binds the name to no property, so a
+#: read there runs none (a plain attribute or a method shadows the base class's property).
+NO_ACCESSOR = "="
 #: How many functions away an argument passed on through parameters is followed (see _passed_values).
 MAX_PASSES = 8
 #: Rounds of :meth:`CallResolver.follow_new_callers`: how deep callbacks of callbacks are followed.
@@ -1570,6 +1573,9 @@ class CallResolver:
                 found = [g for g in found if g != UNKNOWN_ACCESSOR]
                 targets.append(ResolvedTarget(attr, Certainty.UNRESOLVED))
                 unique = False
+            if NO_ACCESSOR in found:
+                found = [g for g in found if g != NO_ACCESSOR]
+                unique = False
             certain = unique and len(found) == 1 and not self._caches(found[0])
             targets.extend(
                 ResolvedTarget(g, Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for g in found
@@ -1619,9 +1625,11 @@ class CallResolver:
                     certain = certain and stored.is_exact() and len(bindings) == 1
                     for value in ordered(stored.values):
                         if value[0] != "I":
+                            certain = False  # no descriptor of the repository there: a plain read
                             continue
                         found = evaluator.instance_member(value[1], method, exact=value[2])
                         functions = [f[1] for f in ordered(found.values) if f[0] == "F"]
+                        certain = certain and bool(functions)
                         certain = certain and found.is_exact() and len(functions) == 1
                         shadowed = method == "__get__" and receiver[0] == "I"
                         if functions and shadowed and not self._data_descriptor(value[1], value[2]):
@@ -1658,13 +1666,18 @@ class CallResolver:
         index = self._property_index
         wanted = index.setters if setter else index.getters
         found: set[str] = set()
+        shadowed = False
         classes = [cls] if exact else [cls, *self.program.subclasses(cls)]
         for klass in classes:
             for owner, bindings in self.program.class_member(klass, attr):
-                found.update(b.a for b, _ in bindings if b.kind == "def" and b.a in wanted)
+                accessors = {b.a for b, _ in bindings if b.kind == "def" and b.a in wanted}
                 accessor = index.assigned.get((owner, attr), (None, None))[1 if setter else 0]
                 if accessor is not None:
-                    found.update(self._accessors(owner, accessor))
+                    accessors.update(self._accessors(owner, accessor))
+                shadowed = shadowed or not accessors
+                found.update(accessors)
+        if shadowed and found:
+            found.add(NO_ACCESSOR)
         return sorted(found)
 
     def _accessors(self, owner: str, accessor: Ref) -> list[str]:

@@ -1009,7 +1009,10 @@ class Evaluator:
             extra = program.extra_instance_attrs.get((klass, attr)) if elsewhere else None
             if extra:
                 parts.extend([self.binding(b, where) for b, where in extra])
-        if parts and any(_sets_computed_names(class_scopes.get(klass)) for klass in mro):
+        if parts and (
+            any(_sets_computed_names(class_scopes.get(klass)) for klass in mro)
+            or not program.computed_stores.isdisjoint(mro)
+        ):
             parts.append(UNKNOWN_VALS)  # a method sets attributes by computed names (``setattr(self, k, v)``)
         for klass, bindings in program.class_member(cls, attr):
             parts.append(self._accessed(klass, bindings, through_instance=True, attr=attr))

@@ -287,6 +287,7 @@ def _resolve_bases(program: Program, evaluator: Evaluator) -> None:
 def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertainty]:
     """``module.f = g`` / ``Class.m = g`` from outside: an extra binding, and an uncertainty record."""
     found: list[Uncertainty] = []
+    _computed_setattrs(program, evaluator)
     for module, summary in sorted(program.summaries.items()):
         for store, receivers in _stores(summary, module, evaluator):
             key = (module, store.scope)
@@ -352,15 +353,28 @@ def _stores(
 
 
 def _constant_setattrs(summary: ModuleSummary, module: str, evaluator: Evaluator) -> list[AttributeStore]:
-    """``setattr(obj, "name", value)`` is ``obj.name = value``; so are ``mock.patch.object(obj, "name",
+    """``setattr(obj, "name", value)`` is ``obj.name = value``, and so are ``object.__setattr__(obj,
+    "name", value)`` and ``obj.__setattr__("name", value)``; so are ``mock.patch.object(obj, "name",
     value)`` (without a value, a mock's) and a test's ``monkeypatch.setattr(obj, "name", value)`` (a
     ``setattr`` method of an object outside the repository, such as pytest's fixture), and pytest-mock's
     ``mocker.patch.object``: the tests run with ``obj.name`` replaced."""
     stores = []
     for call in summary.calls:
-        if call.kind != "call" or len(call.args) < 2 or call.args[1][0] != "s":
+        if call.kind != "call" or len(call.args) < 2:
             continue
-        func = evaluator.evaluate(call.func, (module, call.scope))
+        bound = _bound_setattr(call.func) and call.args[0][0] == "s"
+        if call.args[1][0] != "s" and not bound:
+            continue
+        key = (module, call.scope)
+        func = evaluator.evaluate(call.func, key)
+        arguments = _setattr_arguments(call, func, evaluator, key)
+        if arguments is not None:
+            target, name, value = arguments
+            if name[0] == "s":
+                stores.append(AttributeStore(call.scope, target, name[1], value, call.line))
+            continue
+        if call.args[1][0] != "s":
+            continue
         outside = _outside_method(call.func, func)
         named = bool(func.values) and all(v[0] == "X" and v[1] in ATTRIBUTE_SETTERS for v in func.values)
         mocks = outside == ("patch", "object") or (named and all(v[1] in MOCK_SETTERS for v in func.values))
@@ -372,6 +386,60 @@ def _constant_setattrs(summary: ModuleSummary, module: str, evaluator: Evaluator
             continue
         stores.append(AttributeStore(call.scope, call.args[0], call.args[1][1], value, call.line))
     return stores
+
+
+def _computed_setattrs(program: Program, evaluator: Evaluator) -> None:
+    """``setattr(obj, name, value)`` with a computed name (or ``object.__setattr__`` alike): any attribute
+    of the instances of ``obj``'s classes may be set, so what their stored attributes hold is not all known.
+    (A method that does it to ``self`` is seen by the collector; this finds the others.)"""
+    for module, summary in program.summaries.items():
+        for call in summary.calls:
+            args = call.args
+            if call.kind != "call" or len(args) < 2:
+                continue
+            if not (_bound_setattr(call.func) or (len(args) >= 3 and args[1][0] != "s")):
+                continue
+            key = (module, call.scope)
+            arguments = _setattr_arguments(call, evaluator.evaluate(call.func, key), evaluator, key)
+            if arguments is None or arguments[1][0] == "s":
+                continue
+            receivers = evaluator.evaluate(arguments[0], key)
+            program.computed_stores.update(value[1] for value in receivers.values if value[0] == "I")
+
+
+#: ``object.__setattr__`` as the evaluator names it, read from a class or bound to an instance.
+OBJECT_SETATTR = "builtins.object.__setattr__"
+
+
+def _bound_setattr(func: Ref) -> bool:
+    """Whether ``func`` spells ``x.__setattr__``."""
+    return func[0] == "a" and func[2] == "__setattr__"
+
+
+def _setattr_arguments(
+    call: CallRecord, func: Vals, evaluator: Evaluator, key: ScopeKey
+) -> tuple[Ref, Ref, Ref] | None:
+    """``(obj, name, value)`` of a call that sets an attribute the way ``setattr`` does: the builtin, or
+    ``object.__setattr__`` read from a class (``object.__setattr__(obj, name, value)``) or bound to an
+    instance that does not define its own (``obj.__setattr__(name, value)``); else None."""
+    if not func.values or not all(value[0] == "X" for value in func.values):
+        return None
+    called = {value[1] for value in func.values}
+    args = call.args
+    unbound = called == {OBJECT_SETATTR} and _read_from_class(call, evaluator, key)
+    if called == {"builtins.setattr"} or unbound:
+        return (args[0], args[1], args[2]) if len(args) >= 3 else None
+    if called == {OBJECT_SETATTR} and _bound_setattr(call.func):
+        return call.func[1], args[0], args[1]
+    return None
+
+
+def _read_from_class(call: CallRecord, evaluator: Evaluator, key: ScopeKey) -> bool:
+    """Whether ``call`` calls ``C.__setattr__`` on a class ``C`` (the instance is then its first argument)."""
+    if not _bound_setattr(call.func):
+        return False
+    owner = evaluator.evaluate(call.func[1], key)
+    return bool(owner.values) and all(value[0] in ("X", "C") for value in owner.values)
 
 
 def _dotted_patches(
