@@ -80,7 +80,8 @@ def resolve(
     _resolve_bases(program, evaluator)
     replaced = _replaced_modules(program, evaluator)  # before anything reads those modules' members
     _dynamic_classes(program, evaluator)
-    uncertainties = [*replaced, *_attribute_stores(program, evaluator)]
+    reclassed = _reclassed_by_methods(program)
+    uncertainties = [*replaced, *reclassed, *_attribute_stores(program, evaluator)]
     _container_adds(program, evaluator)
     _dynamic_namespaces(program)
     site_free: list[_SiteFreeFacts] = []
@@ -332,6 +333,25 @@ def _reclassing(program: Program, receivers: Vals, owner: str, file: str, line: 
     program.reclassed.update(value[1] for value in receivers.values if value[0] == "I")
     affected = affected_attributes(receivers, None)
     return Uncertainty(UncertaintyKind.MONKEYPATCH, owner, file, line, "assigns __class__", affected)
+
+
+def _reclassed_by_methods(program: Program) -> list[Uncertainty]:
+    """``self.__class__ = K`` in a method of class ``C``: an instance of ``C`` (or of a subclass) may become
+    a ``K``, so what it dispatches to is no longer certain."""
+    found: list[Uncertainty] = []
+    for _, summary in sorted(program.summaries.items()):
+        lines: dict[str, int] | None = None
+        for scope in summary.scopes:
+            stores = scope.instance_attrs.get("__class__") if scope.kind == "class" else None
+            if not stores:
+                continue
+            if lines is None:
+                lines = {definition.qualname: definition.line for definition in summary.definitions}
+            instances = single(("I", scope.owner, False))
+            for _, where in stores:
+                method = summary.scopes[where].owner
+                found.append(_reclassing(program, instances, method, summary.relpath, lines.get(method, 0)))
+    return found
 
 
 #: Calls that set a named attribute, ``(obj, "name", value)``, by import path.
