@@ -53,6 +53,8 @@ TRANSPARENT_DECORATORS = frozenset(
 OVERLOAD_DECORATORS = frozenset({"typing.overload", "typing_extensions.overload"})
 #: Decorator factories whose result is transparent (``@functools.wraps(f)``, ``@lru_cache(maxsize=8)``).
 TRANSPARENT_FACTORIES = frozenset({"functools.wraps", "functools.lru_cache", "dataclasses.dataclass"})
+#: ``functools.partial``: as a decorator, it passes the function after the arguments it binds.
+PARTIAL = ("X", "functools.partial")
 #: Calling these builtin classes gives an instance of them.
 BUILTIN_TYPES = frozenset(
     {
@@ -771,12 +773,35 @@ class Evaluator:
         ``functools.wraps`` wrapper, an instance of a decorator class); an unknown one keeps the function only
         as a possible target.
         """
+        partial = self._partial_application(decorator, current, key)
+        if partial is not None:
+            return partial
         if self.is_transparent(decorator, key):
             return current
         applied = self.call_result(self.evaluate(decorator, key), (), key)
         if applied.values and all(v[0] in ("F", "I", "C") for v in applied.values):
             return applied if applied.complete else union([inexact(current), applied])
         return inexact(current)
+
+    def _partial_application(self, decorator: Ref, current: Vals, key: ScopeKey) -> Vals | None:
+        """``@functools.partial(g, x, ...)`` over ``f`` is ``g(x, ..., f)``: when every ``g`` is a function
+        returning its first parameter, that is ``x`` (``f`` when nothing is bound); else None. (A call's ref
+        keeps two arguments, so where ``f`` lands among more parameters is not known.)"""
+        args = decorator[2] if decorator[0] == "c" else ()
+        if not args or STARRED in args:
+            return None
+        factory = self.evaluate(decorator[1], key)
+        if not factory.values or any(value != PARTIAL for value in factory.values):
+            return None
+        functions = self.evaluate(args[0], key)
+        if not functions.complete or not functions.values:
+            return None
+        for value in functions.values:
+            if value[0] != "F" or not self._is_plain_function(value[1]):
+                return None
+            if not self.returns_first_argument(value[1]):
+                return None
+        return self.evaluate(args[1], key) if len(args) > 1 else current
 
     def is_transparent(self, decorator: Ref, key: ScopeKey) -> bool:
         if decorator[0] == "a" and decorator[2] in ("setter", "getter", "deleter"):
@@ -785,6 +810,8 @@ class Evaluator:
             factory = self.evaluate(decorator[1], key)
             if all(v[0] == "X" and v[1] in TRANSPARENT_FACTORIES for v in factory.values) and factory.values:
                 return True
+            if PARTIAL in factory.values:
+                return False  # ``@partial(deco, x)`` passes the function after ``x``, not first
             result = self.evaluate(decorator, key)
             return (
                 bool(result.values)
