@@ -1269,6 +1269,10 @@ class Evaluator:
         return found
 
     def _external_result(self, path: str, args: tuple[Ref, ...], key: ScopeKey) -> Vals:
+        if path == "builtins.iter" and len(args) == 1 and args[0] is not STARRED:
+            iterator = self._own_iterator(self.evaluate(args[0], key))
+            if iterator is not None:
+                return iterator
         held = self._held_items(path, args, key)
         if held is not None and held.values:  # else the builtin instance it is (one value, as ``set()``)
             return single(("Q", held, ITEM_BUILDERS[path][0]))
@@ -1314,6 +1318,23 @@ class Evaluator:
         if path == "builtins.classmethod" and len(args) == 1 and STARRED not in args:
             return self._class_methods(self.evaluate(args[0], key))
         return UNKNOWN_VALS
+
+    def _own_iterator(self, iterated: Vals) -> Vals | None:
+        """What ``iter(obj)`` gives when every ``obj`` is an instance whose class's ``__iter__`` is the
+        repository's: what that returns (``self``, often); else None."""
+        if not iterated.values or any(value[0] != "I" for value in iterated.values):
+            return None
+        parts: list[Vals] = []
+        for value in ordered(iterated.values):
+            methods = self.instance_member(value[1], "__iter__", exact=value[2])
+            functions = [found[1] for found in ordered(methods.values) if found[0] == "F"]
+            if not functions:
+                return None
+            parts.extend(self.returns(function) for function in functions)
+            if not methods.complete or len(functions) != len(methods.values):
+                parts.append(UNKNOWN_VALS)
+        found = union(parts)
+        return found if iterated.complete else incomplete(found)
 
     def _class_methods(self, funcs: Vals) -> Vals:
         """What ``classmethod(f)`` gives: a ``("K", f, False)`` value, which a read from its class or an
