@@ -8,6 +8,7 @@ argument gives *possible* targets, complete only when every caller is known).
 from __future__ import annotations
 
 import builtins
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -150,8 +151,25 @@ ATTRIBUTE_READERS = frozenset({"builtins.getattr", "builtins.hasattr"})
 #: Builtins that ask a class's metaclass (its hook, when the repository defines one).
 TYPE_CHECKS = {"builtins.isinstance": "__instancecheck__", "builtins.issubclass": "__subclasscheck__"}
 #: Builtins that call back into the objects they are given (see _calls_back).
-CALLS_BACK = frozenset({*BUILTIN_PROTOCOLS, *CONSUMERS, *ITEM_PROTOCOLS, *ATTRIBUTE_READERS})
+CALLS_BACK = frozenset(
+    {*BUILTIN_PROTOCOLS, *CONSUMERS, *ITEM_PROTOCOLS, *ATTRIBUTE_READERS, "builtins.print"}
+)
 PROTOCOLS = {"with": ("__enter__", "__exit__"), "awith": ("__aenter__", "__aexit__")}
+#: The special methods that show an object as text: a builtin container shows its items' ``repr()``.
+SHOWING = frozenset({"__str__", "__repr__", "__format__"})
+#: Comparisons of two builtin sequences, which compare their items with ``==`` first.
+SEQUENCE_COMPARISONS = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
+#: Builtin containers whose text and comparisons are made of their items' (a dict's: its values').
+ITEM_CONTAINERS = frozenset({"list", "tuple", "set", "frozenset", "dict"})
+#: How deep containers of containers are looked into for their items' special methods.
+MAX_NESTING = 3
+#: A conversion of ``%``-formatting: mapping key, width, precision and type letter.
+PERCENT_CONVERSION = re.compile(r"%(\([^)]*\))?[#0 +\-]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.)", re.DOTALL)
+#: How ``%``-formatting shows an argument, by type letter (the numeric ones call no method of ours).
+PERCENT_SHOWS = {"s": "__str__", "r": "__repr__", "a": "__repr__"}
+STRING_INSTANCE = ("XI", "builtins.str")
+#: Classes whose instances are tuples: ``%``-formatting takes them for its arguments.
+TUPLE_CLASSES = frozenset({"builtins.tuple", "typing.NamedTuple", "typing_extensions.NamedTuple"})
 #: What the interpreter calls when a class defines no such special method (``object``'s gives way to it):
 #: truth falls back to the length, ``str()`` to ``repr()``, ``format()`` to ``str()``, ``!=`` to ``==``,
 #: an in-place operator to the binary one, ``in`` to iteration, iteration to indexing (``__getitem__``).
@@ -722,9 +740,17 @@ class CallResolver:
             for target in reflected:
                 target.certainty = Certainty.POSSIBLE
             return reflected
-        targets = self._protocol(receiver, (kind[3:],))
+        dunder = kind[3:]
+        targets = self._protocol(receiver, (dunder,))
         if record.args and any(t.certainty is Certainty.CERTAIN for t in targets):
-            self._yield_to_reflected(site, receiver, kind[3:], targets)
+            self._yield_to_reflected(site, receiver, dunder, targets)
+        if dunder in SHOWING:
+            targets.extend(self._items_called(receiver, "__repr__"))
+        elif dunder == "__mod__" and record.args and STRING_INSTANCE in receiver.values:
+            targets.extend(self._percent_formatted(site))
+        elif dunder in SEQUENCE_COMPARISONS and record.args:
+            compared = union([receiver, self.evaluator.evaluate(record.args[0], site.key)])
+            targets.extend(self._items_called(compared, "__eq__"))
         if kind == "op:__contains__" and any(t.callee.endswith(".__iter__") for t in targets):
             targets.extend(self._searched(targets))
         if kind == "op:__getitem__":
@@ -737,6 +763,76 @@ class CallResolver:
             elif _is_sequence(receiver):
                 targets.extend(self._searched_for(record.func, record.args[0], site))
         return targets
+
+    def _items_called(self, containers: Vals, dunder: str, depth: int = 0) -> list[ResolvedTarget]:
+        """``dunder`` of the items of the builtin containers among ``containers`` (their values, for a
+        dict), and of their items' items: a list's ``repr()`` is its items', comparing two lists compares
+        their items. Possible: the container may be empty, or the comparison stop early."""
+        targets: list[ResolvedTarget] = []
+        for value in ordered(containers.values):
+            if value[0] != "Q" or value[2] not in ITEM_CONTAINERS:
+                continue
+            items: Vals = value[1]
+            targets.extend(self._protocol(items, (dunder,)))
+            if depth < MAX_NESTING:
+                targets.extend(self._items_called(items, dunder, depth + 1))
+        for target in targets:
+            target.certainty = Certainty.POSSIBLE
+        return _deduplicate(targets) if targets else targets
+
+    def _percent_formatted(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``"%s and %r" % (a, b)``: ``%s`` shows its argument with ``str()``, ``%r`` and ``%a`` with
+        ``repr()``. Each argument gets its own conversion when a literal format pairs off with a literal
+        tuple (or with one argument that is no tuple); else every argument may get any conversion the format
+        holds: possible."""
+        record = site.record
+        given = record.args[0]
+        letters = _percent_letters(record.func[1]) if record.func[0] == "s" else None
+        if letters is None or given is STARRED:
+            return self._possibly_shown(site, letters)
+        if given[0] == "q" and given[1] == "tuple":
+            if len(given[2]) != len(letters) or STARRED in given[2]:
+                return self._possibly_shown(site, letters)
+            pairs = list(zip(given[2], letters, strict=True))
+        elif len(letters) == 1:
+            pairs = [(given, letters[0])]
+        else:
+            return self._possibly_shown(site, letters)
+        targets: list[ResolvedTarget] = []
+        for argument, letter in pairs:
+            shown = self.evaluator.evaluate(argument, site.key)
+            if self._may_be_tuple(shown):
+                return self._possibly_shown(site, letters)  # a tuple argument is the arguments
+            dunder = PERCENT_SHOWS.get(letter)
+            if dunder is not None:
+                targets.extend(self._protocol(shown, (dunder,)))
+                targets.extend(self._items_called(shown, "__repr__"))
+        return targets
+
+    def _may_be_tuple(self, shown: Vals) -> bool:
+        """Whether ``shown`` may be a tuple (a named tuple's instance is one)."""
+        for value in shown.values:
+            if value[0] == "Q" and value[2] == "tuple":
+                return True
+            if value[0] == "XI" and value[1] in TUPLE_CLASSES:
+                return True
+            if value[0] == "I" and not TUPLE_CLASSES.isdisjoint(self.program.external_ancestors(value[1])):
+                return True
+        return False
+
+    def _possibly_shown(self, site: ResolvedSite, letters: list[str] | None) -> list[ResolvedTarget]:
+        """Every ``%``-formatting argument (a tuple's items, a dict's values) with every conversion the
+        format may hold (``str()`` and ``repr()`` when the format is not known): possible."""
+        dunders = {PERCENT_SHOWS[letter] for letter in letters or "sr" if letter in PERCENT_SHOWS}
+        shown = self.evaluator.evaluate(site.record.args[0], site.key)
+        targets: list[ResolvedTarget] = []
+        for dunder in sorted(dunders):
+            targets.extend(self._protocol(shown, (dunder,)))
+            targets.extend(self._items_called(shown, dunder))
+            targets.extend(self._items_called(shown, "__repr__"))
+        for target in targets:
+            target.certainty = Certainty.POSSIBLE
+        return _deduplicate(targets)
 
     def _searched_for(self, sequence: Ref, probe: Ref, site: ResolvedSite) -> list[ResolvedTarget]:
         """``x in a_list`` (and ``a_list.index(x)``, ``.count(x)``, ``.remove(x)``) compares ``x`` with the
@@ -1007,11 +1103,20 @@ class CallResolver:
         evaluate = self.evaluator.evaluate
         targets: list[ResolvedTarget] = []
         if path in BUILTIN_PROTOCOLS and record.args:
-            called = self._protocol(evaluate(record.args[0], site.key), (BUILTIN_PROTOCOLS[path],))
+            argument = evaluate(record.args[0], site.key)
+            called = self._protocol(argument, (BUILTIN_PROTOCOLS[path],))
+            if BUILTIN_PROTOCOLS[path] in SHOWING:
+                called.extend(self._items_called(argument, "__repr__"))
             if path in MEMOISED_PROTOCOLS and (len(record.args) > 1 or record.keywords):
                 for target in called:
                     target.certainty = Certainty.POSSIBLE
             targets.extend(called)
+        if path == "builtins.print":  # ``str()`` of every argument
+            for argument in record.args:
+                if argument is not STARRED:
+                    shown = evaluate(argument, site.key)
+                    targets.extend(self._protocol(shown, ("__str__",)))
+                    targets.extend(self._items_called(shown, "__repr__"))
         if path in ATTRIBUTE_READERS and len(record.args) >= 2 and record.args[1][0] == "s":
             targets.extend(self._property_targets(evaluate(record.args[0], site.key), record.args[1][1]))
         if path in RUNS_UNNAMED_CODE:
@@ -1848,6 +1953,20 @@ HASHING_METHODS = frozenset(
     )
     for method in methods
 )
+
+
+def _percent_letters(template: str) -> list[str] | None:
+    """The type letters of the conversions of a ``%``-format, in order; None when a conversion takes its
+    argument from a mapping or its width from the arguments (they no longer pair off)."""
+    letters: list[str] = []
+    for match in PERCENT_CONVERSION.finditer(template):
+        key, width, precision, letter = match.groups()
+        if letter == "%" and not (key or width or precision):
+            continue
+        if key is not None or width == "*" or precision == "*":
+            return None
+        letters.append(letter)
+    return letters
 
 
 def _is_sequence(container: Vals) -> bool:
