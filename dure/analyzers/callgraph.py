@@ -748,7 +748,7 @@ class CallResolver:
             targets.extend(self._items_called(receiver, "__repr__"))
         elif dunder == "__mod__" and record.args and STRING_INSTANCE in receiver.values:
             targets.extend(self._percent_formatted(site))
-        elif dunder in SEQUENCE_COMPARISONS and record.args:
+        elif dunder in SEQUENCE_COMPARISONS and record.args and _is_item_container(receiver):
             compared = union([receiver, self.evaluator.evaluate(record.args[0], site.key)])
             targets.extend(self._items_called(compared, "__eq__"))
         if kind == "op:__contains__" and any(t.callee.endswith(".__iter__") for t in targets):
@@ -769,6 +769,8 @@ class CallResolver:
         dict), and of their items' items: a list's ``repr()`` is its items', comparing two lists compares
         their items. Possible: the container may be empty, or the comparison stop early."""
         targets: list[ResolvedTarget] = []
+        if not _is_item_container(containers):
+            return targets
         for value in ordered(containers.values):
             if value[0] != "Q" or value[2] not in ITEM_CONTAINERS:
                 continue
@@ -1103,10 +1105,10 @@ class CallResolver:
         evaluate = self.evaluator.evaluate
         targets: list[ResolvedTarget] = []
         if path in BUILTIN_PROTOCOLS and record.args:
-            argument = evaluate(record.args[0], site.key)
-            called = self._protocol(argument, (BUILTIN_PROTOCOLS[path],))
+            given = evaluate(record.args[0], site.key)
+            called = self._protocol(given, (BUILTIN_PROTOCOLS[path],))
             if BUILTIN_PROTOCOLS[path] in SHOWING:
-                called.extend(self._items_called(argument, "__repr__"))
+                called.extend(self._items_called(given, "__repr__"))
             if path in MEMOISED_PROTOCOLS and (len(record.args) > 1 or record.keywords):
                 for target in called:
                     target.certainty = Certainty.POSSIBLE
@@ -1953,6 +1955,11 @@ HASHING_METHODS = frozenset(
     )
     for method in methods
 )
+
+
+def _is_item_container(values: Vals) -> bool:
+    """Whether ``values`` may be a builtin container whose items the index holds."""
+    return any(value[0] == "Q" and value[2] in ITEM_CONTAINERS for value in values.values)
 
 
 def _percent_letters(template: str) -> list[str] | None:

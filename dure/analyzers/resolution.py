@@ -433,7 +433,7 @@ OBJECT_SETATTR = "builtins.object.__setattr__"
 
 def _bound_setattr(func: Ref) -> bool:
     """Whether ``func`` spells ``x.__setattr__``."""
-    return func[0] == "a" and func[2] == "__setattr__"
+    return bool(func[0] == "a" and func[2] == "__setattr__")
 
 
 def _setattr_arguments(
