@@ -27,6 +27,7 @@ from dure.analyzers.model import (
     Uncertainty,
     UncertaintyKind,
 )
+from dure.analyzers.namespaces import namespace_writers
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.summary import (
     OWN_NAME,
@@ -83,7 +84,7 @@ def resolve(
     reclassed = _reclassed_by_methods(program)
     uncertainties = [*replaced, *reclassed, *_attribute_stores(program, evaluator)]
     _container_adds(program, evaluator)
-    _dynamic_namespaces(program)
+    program.dynamic_namespaces.update(namespace_writers(program.summaries))
     site_free: list[_SiteFreeFacts] = []
     resolved_sites = resolve_sites(
         program,
@@ -518,44 +519,6 @@ def _outside_method(ref: Ref, func: Vals) -> tuple[str, ...] | None:
     if ref[2] == "object" and ref[1][0] == "a" and ref[1][2] == "patch":
         return ("patch", "object")
     return None
-
-
-_GLOBALS = ("c", ("n", "globals"), ())
-_OWN_NAMESPACES = frozenset({_GLOBALS, ("c", ("n", "vars"), ())})
-#: ``vars()`` and ``locals()`` are the module's namespace at module level only (a function's are copies).
-_MODULE_LEVEL_NAMESPACES = frozenset({_GLOBALS, ("c", ("n", "vars"), ()), ("c", ("n", "locals"), ())})
-
-
-def _own_namespace(ref: Ref, scope: int) -> bool:
-    return ref == _GLOBALS or (scope == 0 and ref in _MODULE_LEVEL_NAMESPACES)
-
-
-def _dynamic_namespaces(program: Program) -> None:
-    """Modules that write their own namespace at run time (``globals()[k] = v``, ``globals().update``,
-    ``vars()[k] = v`` at module level, ``exec`` of code given no namespace but the module's own)."""
-    for module, summary in program.summaries.items():
-        writes = any(_own_namespace(add.container, add.scope) for add in summary.container_adds) or any(
-            (call.func[0] == "a" and call.func[2] == "update" and _own_namespace(call.func[1], call.scope))
-            or _runs_code_in_module(call)
-            for call in summary.calls
-        )
-        if writes:
-            program.dynamic_namespaces.add(module)
-
-
-def _runs_code_in_module(call: CallRecord) -> bool:
-    """``exec(code)`` (``exec(code, globals())``), which may bind any name of the module it runs in (the
-    code may declare it ``global``); ``eval`` may too at module level, with ``:=``."""
-    name = call.func[1] if call.func[0] == "n" else None
-    if call.kind != "call" or name not in ("exec", "eval"):
-        return False
-    args = call.args
-    given = args[1] if len(args) > 1 else dict(call.keywords).get("globals")
-    if given is not None and given not in _OWN_NAMESPACES:
-        return False
-    if name == "eval":
-        return call.scope == 0 and not (args and args[0][0] == "s" and ":=" not in args[0][1])
-    return True
 
 
 def _replaced_modules(program: Program, evaluator: Evaluator) -> list[Uncertainty]:

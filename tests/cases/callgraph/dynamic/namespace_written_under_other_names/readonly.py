@@ -1,0 +1,9 @@
+def f():
+    return "f"
+
+
+names = sorted(dict(globals()))
+
+
+def run():
+    return f()
