@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
@@ -1294,7 +1295,7 @@ class Evaluator:
             return found
         if path in ("importlib.import_module", "builtins.__import__") and args:
             if args[0][0] == "s":
-                return self.module_path(args[0][1])
+                return self._imported_by_name(path, args, key)
             return self._modules_starting(args[0][1] if args[0][0] == "sp" else "")
         if path == "builtins.type" and len(args) == 1:
             objects = self.evaluate(args[0], key)
@@ -1318,6 +1319,39 @@ class Evaluator:
         if path == "builtins.classmethod" and len(args) == 1 and STARRED not in args:
             return self._class_methods(self.evaluate(args[0], key))
         return UNKNOWN_VALS
+
+    def _imported_by_name(self, path: str, args: tuple[Ref, ...], key: ScopeKey) -> Vals:
+        """``import_module("pkg.mod")`` gives ``pkg.mod``, ``import_module(".mod", "pkg")`` too (the package
+        spelt, or ``__package__`` or ``__name__``); ``__import__("pkg.mod")`` gives ``pkg`` unless a
+        ``fromlist`` asks for ``pkg.mod`` (a call's ref holds neither keywords nor a third argument: either,
+        then)."""
+        name = str(args[0][1])
+        if path == "builtins.__import__":
+            top = self.module_path(name.partition(".")[0])
+            return inexact(union([top, self.module_path(name)])) if "." in name else top
+        if not name.startswith("."):
+            return self.module_path(name)
+        package = self._package_named(args[1], key[0]) if len(args) > 1 else None
+        if package is None:
+            return UNKNOWN_VALS
+        try:
+            return self.module_path(importlib.util.resolve_name(name, package))
+        except ImportError:  # beyond the top-level package: the call raises
+            return UNKNOWN_VALS
+
+    def _package_named(self, ref: Ref, module: str) -> str | None:
+        """The package a relative ``import_module`` is given: spelt, ``__package__`` or ``__name__`` of the
+        module calling it."""
+        if ref[0] == "s":
+            return str(ref[1])
+        if ref[0] != "n" or ref[1] not in ("__package__", "__name__"):
+            return None
+        if self.program.lookup((module, 0), ref[1]) is not None:
+            return None  # bound by the module itself
+        summary = self.program.summaries.get(module)
+        if ref[1] == "__name__" or (summary is not None and summary.is_package):
+            return module
+        return module.rpartition(".")[0]
 
     def _own_iterator(self, iterated: Vals) -> Vals | None:
         """What ``iter(obj)`` gives when every ``obj`` is an instance whose class's ``__iter__`` is the

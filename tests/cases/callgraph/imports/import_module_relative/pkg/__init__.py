@@ -1,0 +1,2 @@
+def describe():
+    return "pkg"

@@ -1,0 +1,2 @@
+def h():
+    return "h"
