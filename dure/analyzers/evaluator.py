@@ -113,6 +113,8 @@ DICT_READS = frozenset({*DICT_VIEWS, "get", "pop", "setdefault"})
 #: The kinds of container value whose items are known where it is made: what a generator yields.
 GENERATORS = frozenset({"generator", "async_generator"})
 SYS_MODULES = frozenset({("X", "sys.modules")})
+#: ``import __main__``: the module run as a script, which may be any module of the repository.
+MAIN_MODULE = ("X", "__main__")
 #: What ``*args`` and ``**kwargs`` hold when no caller is known.
 PACKED_PARAMETERS = {"var_positional": "builtins.tuple", "var_keyword": "builtins.dict"}
 #: Builtin classes whose class pattern with one positional sub-pattern (``int(x)``) matches the subject.
@@ -332,6 +334,8 @@ class Evaluator:
         nothing replaces there: that module (None: not such an item)."""
         name = key[0] if ref[2] == OWN_NAME else ref[2]
         program = self.program
+        if name == "__main__" and name not in program.summaries:  # the script run, whichever it is
+            return single(MAIN_MODULE) if self.evaluate(ref[1], key).values == SYS_MODULES else None
         if name not in program.summaries or name in program.replaced_modules:
             return None
         if self.evaluate(ref[1], key).values != SYS_MODULES:
@@ -936,6 +940,8 @@ class Evaluator:
         if tag == "M":
             return self.module_member(value[1], attr)
         if tag == "X":
+            if value == MAIN_MODULE:
+                return self._script_member(attr)
             return external_member(value[1], attr)
         if tag == "XI":
             return external_member(value[1], attr, instance=True)
@@ -958,6 +964,17 @@ class Evaluator:
                 return UNKNOWN_VALS
             return single(("X", f"builtins.property.{attr}"))
         return UNKNOWN_VALS
+
+    def _script_member(self, attr: str) -> Vals:
+        """``__main__.attr``: the module-level ``attr`` of any module that may be the script run (not
+        exactly known, and perhaps none of them)."""
+        program = self.program
+        found = [
+            self.module_member(module, attr)
+            for module, summary in sorted(program.summaries.items())
+            if attr in summary.scopes[0].bindings
+        ]
+        return incomplete(union(found)) if found else UNKNOWN_VALS
 
     def class_of(self, value: Value) -> Vals:
         """``obj.__class__`` (and ``type(obj)``): the class of an instance, of the same exactness."""

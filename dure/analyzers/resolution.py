@@ -15,7 +15,7 @@ from dure.analyzers.dynamic import (
     namespace_writes,
     string_uncertainties,
 )
-from dure.analyzers.evaluator import SYS_MODULES, Evaluator
+from dure.analyzers.evaluator import MAIN_MODULE, SYS_MODULES, Evaluator
 from dure.analyzers.halves import Afterwards, resolve_sites
 from dure.analyzers.inference import JediReport, add_jedi_targets
 from dure.analyzers.model import (
@@ -306,6 +306,8 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                 if value[0] == "X":  # ``builtins.len = f``: calls resolved to it may reach ``f``
                     if value[1] == "builtins":
                         program.rebound_builtins.add(store.attr)
+                    if value == MAIN_MODULE:
+                        _store_on_scripts(program, store.attr, binding, key)
                     found.append(_monkeypatch(owner, summary.relpath, store.line, f"{value[1]}.{store.attr}"))
                     continue
                 if value[0] == "M":
@@ -321,6 +323,14 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                     found.append(_monkeypatch(owner, summary.relpath, store.line, f"{value[1]}.{store.attr}"))
     evaluator.reset()
     return list(dict.fromkeys(found))  # a store the collector saw twice (as written and as setattr) is one
+
+
+def _store_on_scripts(program: Program, attr: str, binding: Binding, key: ScopeKey) -> None:
+    """``__main__.attr = value``: the script run may be any module; each that binds ``attr`` at module
+    level gets the binding."""
+    for module, summary in program.summaries.items():
+        if attr in summary.scopes[0].bindings:
+            program.bind_elsewhere((module, 0), attr, binding, key)
 
 
 def _monkeypatch(owner: str, file: str, line: int, assigned: str) -> Uncertainty:
