@@ -1,15 +1,14 @@
-class Countdown:
-    def __init__(self, start):
-        self.current = start
+class Ticker:
+    def __init__(self, ticks):
+        self.ticks = list(ticks)
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        if self.current <= 0:
+        if not self.ticks:
             raise StopIteration
-        self.current -= 1
-        return self.current
+        return self.ticks.pop()
 
 
 class Cursor:
@@ -33,8 +32,8 @@ class Sentence:
 
 
 def run():
-    countdown = iter(Countdown(3))
-    next(countdown)
+    ticker = iter(Ticker("abc"))
+    next(ticker)
     rows = iter(Table())
     next(rows)
     words = iter(Sentence())
