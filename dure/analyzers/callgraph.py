@@ -288,6 +288,7 @@ class CallResolver:
         self.unresolved_names: set[str] = set()
         self._callers_known: dict[str, bool] = {}  # see _all_callers_known
         self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
+        self._metaclass_memo: dict[str, str | None] = {}
         self._answering_memo: dict[tuple[str, str, str], frozenset[str]] = {}
         self._passed_memo: dict[tuple[ScopeKey, int], tuple[Vals | None]] = {}  # see _passed_values
         # Keep values that a long chain of passed-on parameters cut short too: with the callers the flow pass
@@ -1452,19 +1453,24 @@ class CallResolver:
         return targets
 
     def _protocol(self, receiver: Vals, dunders: tuple[str, ...]) -> list[ResolvedTarget]:
+        """The special methods ``dunders`` that the interpreter runs on ``receiver``: its class's, or for a
+        class, its metaclass's (possible: a subclass may have another metaclass)."""
         targets: list[ResolvedTarget] = []
-        instances = [v for v in ordered(receiver.values) if v[0] == "I"]
         unique = receiver.is_exact()
-        for value in instances:
-            for dunder in dunders:
-                targets.extend(self._dunder(value[1], dunder, exact=value[2], unique=unique))
+        for value in ordered(receiver.values):
+            if value[0] == "I":
+                for dunder in dunders:
+                    targets.extend(self._dunder(value[1], dunder, exact=value[2], unique=unique))
+            elif value[0] == "C" and self.program.metaclass_defined:
+                methods = self._metaclass_methods(value[1], dunders)
+                targets.extend(ResolvedTarget(method, Certainty.POSSIBLE, 1) for method in methods)
         return _deduplicate(targets)
 
     def _class_creation(self, cls: str) -> list[ResolvedTarget]:
         """A ``class`` statement runs its metaclass's ``__new__``/``__init__`` and the bases'
         ``__init_subclass__`` (repository code only)."""
         targets: list[ResolvedTarget] = []
-        for method in self._metaclass_methods(cls, ("__new__", "__init__")):
+        for method in self._metaclass_methods(cls, ("__prepare__", "__new__", "__init__")):
             targets.append(ResolvedTarget(method, Certainty.CERTAIN))
         for base in self.program.mro(cls)[1:]:
             if any(
@@ -1551,6 +1557,12 @@ class CallResolver:
 
     def _metaclass_of(self, cls: str) -> str | None:
         """The repository metaclass ``cls`` gets from its own ``metaclass=`` or its bases', if any."""
+        if cls in self._metaclass_memo:
+            return self._metaclass_memo[cls]
+        found = self._metaclass_memo[cls] = self._find_metaclass(cls)
+        return found
+
+    def _find_metaclass(self, cls: str) -> str | None:
         program = self.program
         for klass in program.mro(cls):
             scope = program.class_scope(klass)
@@ -1660,6 +1672,8 @@ class CallResolver:
         for value in ordered(receiver.values):
             if value[0] in ("I", "C") and not setter:
                 targets.extend(self._descriptor_getters(value, attr, unique))
+            if value[0] == "C" and self.program.metaclass_defined:
+                targets.extend(self._metaclass_properties(value[1], attr, setter=setter))
             if value[0] == "I" and setter:
                 targets.extend(self._descriptor_setters(value, attr, unique))
             if value[0] == "S" and not setter:  # ``super().p`` (a proxy sets no attribute through a property)
@@ -1688,6 +1702,19 @@ class CallResolver:
                 ResolvedTarget(g, Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for g in found
             )
         return _deduplicate(targets)
+
+    def _metaclass_properties(self, cls: str, attr: str, *, setter: bool) -> list[ResolvedTarget]:
+        """``C.p`` runs the getter of property ``p`` of ``C``'s metaclass, which wins over ``C``'s own
+        ``p`` (possible: a subclass of ``C`` may have another metaclass)."""
+        meta = self._metaclass_of(cls)
+        if meta is None:
+            return []
+        found = self._property_functions(meta, attr, exact=False, setter=setter)
+        return [
+            ResolvedTarget(function, Certainty.POSSIBLE, 1)
+            for function in found
+            if function not in (UNKNOWN_ACCESSOR, NO_ACCESSOR)
+        ]
 
     def _super_getters(self, cls: str, attr: str) -> list[str]:
         """The getters of property ``attr`` that ``super().attr`` in a method of ``cls`` may run: found after

@@ -111,6 +111,12 @@ class Program:
         scopes = {qualname: self.scope(key) for qualname, key in self.def_scope.items()}
         return {qualname: scope for qualname, scope in scopes.items() if scope.kind == "class"}
 
+    @cached_property
+    def metaclass_defined(self) -> bool:
+        """Whether a class of the repository names a metaclass (else no class object has special methods of
+        the repository's)."""
+        return any(scope.metaclass is not None for scope in self.class_scopes.values())
+
     def bind_elsewhere(self, key: ScopeKey, name: str, binding: Binding, where: ScopeKey) -> None:
         """``module.name = value`` or ``Class.name = value``, run in scope ``where``, binds in ``key``."""
         self.extra_bindings[(key, name)].append((binding, where))
