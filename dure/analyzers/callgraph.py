@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from dure.analyzers.builtin_classes import names_a_missing_attribute
-from dure.analyzers.evaluator import Evaluator
+from dure.analyzers.evaluator import NOT_IMPLEMENTED, Evaluator
 from dure.analyzers.expressions import REFLECTED_COMPARISONS
 from dure.analyzers.model import Certainty, SiteRow
 from dure.analyzers.program import Program, ScopeKey
@@ -146,6 +146,25 @@ ITEM_PROTOCOLS: dict[str, tuple[str, ...]] = {
     "builtins.list.sort": ("__lt__", "__gt__"),
     "builtins.sum": ("__radd__", "__add__"),
 }
+#: Functions of the standard library that order the items of their first argument with what they are given
+#: (a heap, a sorted list): the items' ``__lt__`` may run.
+ORDERING_FUNCTIONS = frozenset(
+    {
+        *(f"heapq.{name}" for name in ("heappush", "heappop", "heapify", "heappushpop", "heapreplace")),
+        *(f"bisect.{name}" for name in ("bisect", "bisect_left", "bisect_right", "insort")),
+        *(f"bisect.{name}" for name in ("insort_left", "insort_right")),
+    }
+)
+#: The functions of ``heapq`` that pick the smallest or largest of their second argument's items.
+HEAP_SELECTIONS = frozenset({"heapq.nsmallest", "heapq.nlargest"})
+#: Builtins that ask their argument for its items as a mapping does (``keys()``, then ``obj[key]``) when it
+#: has ``keys``; so does ``**obj`` in a call.
+MAPPING_READERS = frozenset({"builtins.dict", "builtins.dict.update"})
+#: Builtins that take integers: an argument that is no ``int`` answers ``__index__``.
+INDEX_TAKERS = frozenset({"builtins.range"})
+DATA_PROTOCOLS = frozenset(
+    {*ORDERING_FUNCTIONS, *HEAP_SELECTIONS, *MAPPING_READERS, *INDEX_TAKERS, "builtins.filter"}
+)
 #: Builtins that read the attribute their second argument names (a property's getter runs).
 ATTRIBUTE_READERS = frozenset({"builtins.getattr", "builtins.hasattr"})
 #: Builtins that ask a class's metaclass (its hook, when the repository defines one).
@@ -168,8 +187,11 @@ PERCENT_CONVERSION = re.compile(r"%(\([^)]*\))?[#0 +\-]*(\*|\d+)?(?:\.(\*|\d+))?
 #: How ``%``-formatting shows an argument, by type letter (the numeric ones call no method of ours).
 PERCENT_SHOWS = {"s": "__str__", "r": "__repr__", "a": "__repr__"}
 STRING_INSTANCE = ("XI", "builtins.str")
+NONE_REF = ("k", "NoneType")
 #: Classes whose instances are tuples: ``%``-formatting takes them for its arguments.
 TUPLE_CLASSES = frozenset({"builtins.tuple", "typing.NamedTuple", "typing_extensions.NamedTuple"})
+#: The binary operator an in-place one gives way to when it declines (returns ``NotImplemented``).
+IN_PLACE = {f"__i{dunder[2:]}": dunder for dunder in BINARY_DUNDER_NAMES.values()}
 #: What the interpreter calls when a class defines no such special method (``object``'s gives way to it):
 #: truth falls back to the length, ``str()`` to ``repr()``, ``format()`` to ``str()``, ``!=`` to ``==``,
 #: an in-place operator to the binary one, ``in`` to iteration, iteration to indexing (``__getitem__``).
@@ -180,7 +202,7 @@ FALLBACKS = {
     "__ne__": "__eq__",
     "__contains__": "__iter__",
     "__iter__": "__getitem__",
-    **{f"__i{dunder[2:]}": dunder for dunder in BINARY_DUNDER_NAMES.values()},
+    **IN_PLACE,
 }
 ITERATION = {"iter": ("__iter__", "__next__"), "aiter": ("__aiter__", "__anext__")}
 #: The method the interpreter tries on the right operand *first* when its class derives from the left
@@ -743,6 +765,8 @@ class CallResolver:
             return reflected
         dunder = kind[3:]
         targets = self._protocol(receiver, (dunder,))
+        if dunder in IN_PLACE and any(self._may_decline(t.callee) for t in targets):
+            targets.extend(_possibly(self._protocol(receiver, (IN_PLACE[dunder],))))
         if record.args and any(t.certainty is Certainty.CERTAIN for t in targets):
             self._yield_to_reflected(site, receiver, dunder, targets)
         if dunder in SHOWING:
@@ -764,6 +788,10 @@ class CallResolver:
             elif _is_sequence(receiver):
                 targets.extend(self._searched_for(record.func, record.args[0], site))
         return targets
+
+    def _may_decline(self, method: str) -> bool:
+        """Whether the repository's special method ``method`` may return ``NotImplemented``."""
+        return method in self.program.def_scope and NOT_IMPLEMENTED in self.evaluator.returns(method).values
 
     def _items_called(self, containers: Vals, dunder: str, depth: int = 0) -> list[ResolvedTarget]:
         """``dunder`` of the items of the builtin containers among ``containers`` (their values, for a
@@ -1098,6 +1126,9 @@ class CallResolver:
             targets.extend(self._attribute_fallbacks(record.func, site))
         if not func.complete or (func.values and not targets) or not func.values:
             targets.append(ResolvedTarget(record.text, Certainty.UNRESOLVED))
+        for keyword, ref in record.keywords:
+            if keyword is None:  # ``f(**obj)`` reads ``obj`` as a mapping
+                targets.extend(self._read_as_mapping(self.evaluator.evaluate(ref, site.key)))
         return _deduplicate(targets)
 
     def _through_external(self, path: str, site: ResolvedSite) -> list[ResolvedTarget]:
@@ -1131,6 +1162,8 @@ class CallResolver:
             targets.extend(self._item_protocols(path, site))
         if path == "builtins.map" and len(record.args) >= 2 and STARRED not in record.args[:2]:
             targets.extend(self._mapped_builtins(site))
+        if path in DATA_PROTOCOLS:
+            targets.extend(self._data_protocols(path, site))
         if path in TYPE_CHECKS and len(record.args) >= 2:
             targets.extend(self._type_check_hooks(TYPE_CHECKS[path], record.args[1], site))
         if path == "builtins.type.__call__" and record.func[0] == "a" and record.func[1][0] in SUPER_REFS:
@@ -1149,15 +1182,86 @@ class CallResolver:
             exact = self.evaluator.evaluate(record.func, site.key).is_exact()
             keys = evaluate(record.args[0], site.key)
             targets.extend(self._hashing(keys, compared=True, sure=exact))
-        if path in NEVER_CALL_ARGUMENTS:
-            return targets
+        if path not in NEVER_CALL_ARGUMENTS:
+            targets.extend(self._called_back(site))
+        return targets
+
+    def _called_back(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """The functions, classes and callable objects handed to code outside the repository, which may call
+        them (possible)."""
+        record = site.record
+        evaluate = self.evaluator.evaluate
+        targets: list[ResolvedTarget] = []
         arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
+        calls_instances = self._call_defined
         for argument in arguments:
-            if argument[0] in ("n", "a", "d"):
+            if argument[0] in ("n", "a", "d") or (calls_instances and argument[0] == "c"):
                 for value in ordered(evaluate(argument, site.key).values):
                     if value[0] in ("F", "C"):
                         targets.extend(self._targets_of(value, False))
+                    elif value[0] == "I" and calls_instances:  # a callable object, called back
+                        called = self._dunder(value[1], "__call__", exact=value[2], unique=False)
+                        targets.extend(_possibly(called))
         return targets
+
+    def _data_protocols(self, path: str, site: ResolvedSite) -> list[ResolvedTarget]:
+        """The special methods of the objects handed to a function of :data:`DATA_PROTOCOLS`."""
+        args = site.record.args
+        if path in ORDERING_FUNCTIONS or path in HEAP_SELECTIONS or path in INDEX_TAKERS:
+            return self._ordered_or_indexed(path, site)
+        if path == "builtins.filter" and len(args) == 2 and args[0] == NONE_REF:
+            items = self.evaluator.item(args[1], site.key, iterating=True)
+            return _possibly(self._protocol(items, ("__bool__",)))  # its items' truth
+        if path in MAPPING_READERS and len(args) == 1 and args[0] is not STARRED:
+            return self._read_as_mapping(self.evaluator.evaluate(args[0], site.key))
+        return []
+
+    def _ordered_or_indexed(self, path: str, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``heapq.heappush(heap, x)``, ``bisect.insort(a, x)``: the ``__lt__`` of the items and of ``x``
+        (``nsmallest(n, xs)``: of the items of ``xs``), possible: whether two items meet depends on the data;
+        ``range(x)``: ``x.__index__`` unless ``x`` is an int."""
+        args = site.record.args
+        if STARRED in args:
+            return []
+        evaluator = self.evaluator
+        if path in INDEX_TAKERS:
+            given = [evaluator.evaluate(arg, site.key) for arg in args]
+            return self._protocol(union(given), ("__index__",)) if given else []
+        if path in HEAP_SELECTIONS:
+            compared = evaluator.item(args[1], site.key, iterating=True) if len(args) > 1 else None
+        elif args:
+            parts = [evaluator.item(args[0], site.key, iterating=True)]
+            parts.extend(evaluator.evaluate(arg, site.key) for arg in args[1:2])
+            compared = union(parts)
+        else:
+            compared = None
+        if compared is None or any(keyword == "key" for keyword, _ in site.record.keywords):
+            return []
+        return _possibly(self._protocol(compared, ("__lt__",)))
+
+    def _read_as_mapping(self, given: Vals) -> list[ResolvedTarget]:
+        """``dict(obj)`` and ``**obj``: ``obj.keys()``, then ``obj[key]`` for each key (possible: there may
+        be none), when its class has a ``keys`` method; an object without one is iterated instead."""
+        targets: list[ResolvedTarget] = []
+        for value in ordered(given.values):
+            if value[0] != "I":
+                continue
+            keys = self._dunder(value[1], "keys", exact=value[2], unique=given.is_exact())
+            if keys:
+                targets.extend(keys)
+                items = self._dunder(value[1], "__getitem__", exact=value[2], unique=False)
+                targets.extend(_possibly(items))
+        return targets
+
+    _call_cache: bool | None = None
+
+    @property
+    def _call_defined(self) -> bool:
+        """Whether a class of the repository defines ``__call__`` (else no object passed on is called)."""
+        if self._call_cache is None:
+            definers = self.program._definers.get("__call__") or set()
+            self._call_cache = bool(self.program.class_scopes.keys() & definers)
+        return self._call_cache
 
     def _item_protocols(self, path: str, site: ResolvedSite) -> list[ResolvedTarget]:
         """The special methods of :data:`ITEM_PROTOCOLS` the builtin ``path`` calls on the items it gets."""
@@ -1982,6 +2086,13 @@ HASHING_METHODS = frozenset(
     )
     for method in methods
 )
+
+
+def _possibly(targets: list[ResolvedTarget]) -> list[ResolvedTarget]:
+    """``targets``, each made possible (a call that depends on the data)."""
+    for target in targets:
+        target.certainty = Certainty.POSSIBLE
+    return targets
 
 
 def _is_item_container(values: Vals) -> bool:
