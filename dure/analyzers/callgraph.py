@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from dure.analyzers.builtin_classes import names_a_missing_attribute
-from dure.analyzers.evaluator import NOT_IMPLEMENTED, Evaluator
+from dure.analyzers.evaluator import INIT_WRITERS, NOT_IMPLEMENTED, Evaluator
 from dure.analyzers.expressions import REFLECTED_COMPARISONS
 from dure.analyzers.model import Certainty, SiteRow
 from dure.analyzers.program import Program, ScopeKey
@@ -224,20 +224,6 @@ NO_ACCESSOR = "="
 MAX_PASSES = 8
 #: Rounds of :meth:`CallResolver.follow_new_callers`: how deep callbacks of callbacks are followed.
 FOLLOW_ROUNDS = 1
-#: Class decorators that write the class's ``__init__`` (unless given ``init=False``), by import path.
-INIT_WRITERS = frozenset(
-    {
-        "dataclasses.dataclass",
-        "attr.s",
-        "attr.attrs",
-        "attr.define",
-        "attr.mutable",
-        "attr.frozen",
-        "attrs.define",
-        "attrs.mutable",
-        "attrs.frozen",
-    }
-)
 #: A new caller counts there only from a site with at most this many targets: one that may call any of
 #: many functions (a signal's receivers) would re-resolve them all, for targets as loose as its own.
 FOCUSED_TARGETS = 3

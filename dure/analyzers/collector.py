@@ -18,6 +18,24 @@ from dure.analyzers.source import SourceFile
 from dure.analyzers.summary import UNKNOWN, ModuleSummary, Ref, Scope
 
 IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+#: Annotations that make a class body's name no field of its instances.
+NOT_FIELDS = frozenset({"ClassVar", "InitVar"})
+
+
+def _class_variable(annotation: ast.expr) -> bool:
+    """Whether ``annotation`` spells ``ClassVar`` or ``InitVar`` (``typing.ClassVar[int]``, in a string)."""
+    for node in ast.walk(annotation):
+        if type(node) is ast.Name and node.id in NOT_FIELDS:
+            return True
+        if type(node) is ast.Attribute and node.attr in NOT_FIELDS:
+            return True
+        if (
+            type(node) is ast.Constant
+            and isinstance(node.value, str)
+            and any(n in node.value for n in NOT_FIELDS)
+        ):
+            return True
+    return False
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -232,6 +250,9 @@ class ModuleCollector(ExpressionCollector):
             self._set_all(value_node, extend=False)
 
     def ann_assign(self, node: ast.AnnAssign) -> None:
+        target = node.target
+        if self.scope.kind == "class" and type(target) is ast.Name and not _class_variable(node.annotation):
+            self.scope.fields.add(target.id)
         if node.value is not None:
             self.flow_before(node.target)
             self.expr(node.value)

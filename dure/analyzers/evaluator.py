@@ -54,6 +54,20 @@ TRANSPARENT_DECORATORS = frozenset(
 OVERLOAD_DECORATORS = frozenset({"typing.overload", "typing_extensions.overload"})
 #: Decorator factories whose result is transparent (``@functools.wraps(f)``, ``@lru_cache(maxsize=8)``).
 TRANSPARENT_FACTORIES = frozenset({"functools.wraps", "functools.lru_cache", "dataclasses.dataclass"})
+#: Class decorators that write the class's ``__init__`` (unless given ``init=False``), by import path.
+INIT_WRITERS = frozenset(
+    {
+        "dataclasses.dataclass",
+        "attr.s",
+        "attr.attrs",
+        "attr.define",
+        "attr.mutable",
+        "attr.frozen",
+        "attrs.define",
+        "attrs.mutable",
+        "attrs.frozen",
+    }
+)
 #: ``functools.partial``: as a decorator, it passes the function after the arguments it binds.
 PARTIAL = ("X", "functools.partial")
 #: Calling these builtin classes gives an instance of them.
@@ -202,6 +216,7 @@ class Evaluator:
         self.transparency: dict[str, bool] = {}
         self.modules_by_prefix: dict[str, Vals] = {}  # see _modules_starting (never cleared)
         self.outside_metaclasses: dict[str, str | None] = {}  # see outside_metaclass (bases are fixed)
+        self.field_classes: dict[str, bool] = {}  # see _is_field
 
     def reset(self) -> None:
         self.program.clear_memo()
@@ -213,6 +228,7 @@ class Evaluator:
         self.class_attributes.clear()
         self.transparency.clear()
         self.outside_metaclasses.clear()
+        self.field_classes.clear()
 
     def forget_parameter_dependent(self) -> None:
         """Drop what was computed from parameter values, before they change (the flow pass)."""
@@ -1061,9 +1077,38 @@ class Evaluator:
             parts.append(UNKNOWN_VALS)  # a method sets attributes by computed names (``setattr(self, k, v)``)
         for klass, bindings in program.class_member(cls, attr):
             parts.append(self._accessed(klass, bindings, through_instance=True, attr=attr))
+            if self._is_field(klass, attr):  # the default, or what the constructor was given
+                parts.append(UNKNOWN_VALS)
         if not parts:
             parts.append(self._inherited_from_outside(cls, attr, instance=True))
         return union(parts)
+
+    def _is_field(self, cls: str, attr: str) -> bool:
+        """Whether ``attr`` is a field of class ``cls`` that a written ``__init__`` stores on each instance:
+        a name annotated in the body of a class under ``@dataclass`` or attrs' decorators (``ClassVar``s
+        aside)."""
+        scope = self.program.class_scope(cls)
+        if scope is None or attr not in scope.fields:
+            return False
+        writes = self.field_classes.get(cls)
+        if writes is None:
+            writes = self.field_classes[cls] = self._writes_fields(cls)
+        return writes
+
+    def _writes_fields(self, cls: str) -> bool:
+        """Whether a decorator of class ``cls`` writes an ``__init__`` that stores its fields."""
+        key = self.program.def_scope[cls]
+        scope = self.program.scope(key)
+        parent = self.program.parent(key)
+        if parent is None:
+            return False
+        for decorator in scope.decorators:
+            called = decorator[1] if decorator[0] == "c" else decorator
+            if any(
+                value[0] == "X" and value[1] in INIT_WRITERS for value in self.evaluate(called, parent).values
+            ):
+                return True
+        return False
 
     def _inherited_from_outside(self, cls: str, attr: str, *, instance: bool) -> Vals:
         external = self.program.external_ancestors(cls)

@@ -233,7 +233,7 @@ class Program:
         first, final = bindings[0].line, bindings[last].line
         if self._eager_call_between(module, first, final):
             return True
-        if any(name in _names_read(b.a) for b in bindings[last:] if type(b.a) is tuple):
+        if any(name in names_read(b.a) for b in bindings[last:] if type(b.a) is tuple):
             return True
         lines = self._eager_reads(module).get(name)
         if not lines:
@@ -261,7 +261,7 @@ class Program:
         reads: dict[str, set[int]] = defaultdict(set)
 
         def note(ref: object, line: int) -> None:
-            for read in _names_read(ref):
+            for read in names_read(ref):
                 reads[read].add(line)
 
         for index in eager:
@@ -603,7 +603,7 @@ class Program:
         return []
 
 
-def _names_read(ref: object) -> set[str]:
+def names_read(ref: object) -> set[str]:
     """The names a ref (or a tuple of refs) reads: the ``("n", name)`` parts anywhere inside it."""
     found: set[str] = set()
     stack = [ref]

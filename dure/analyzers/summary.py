@@ -149,6 +149,9 @@ class Scope:
     base_texts: tuple[str, ...] = ()
     metaclass: Ref | None = None
     instance_attrs: dict[str, list[tuple[Ref, int]]] = field(default_factory=dict)  # (value, scope id)
+    #: names annotated in the class body (``ClassVar`` and ``InitVar`` aside): what a written ``__init__``
+    #: (``@dataclass``) stores on each instance
+    fields: set[str] = field(default_factory=set)
 
     def bind(self, name: str, binding: Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)
