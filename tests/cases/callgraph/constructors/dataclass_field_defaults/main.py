@@ -24,7 +24,7 @@ class Backoff(Retry):
 class Pipeline:
     transform: object = identity
     policy: Retry = Retry()
-    fallback: ClassVar[object] = identity
+    fallback: ClassVar[object] = staticmethod(identity)
 
     def run(self, text):
         self.policy.delay()
@@ -33,7 +33,7 @@ class Pipeline:
 
 
 class Plain:
-    transform = identity
+    transform = staticmethod(identity)
 
     def run(self, text):
         return self.transform(text)
