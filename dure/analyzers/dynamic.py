@@ -98,7 +98,7 @@ def namespace_writes(program: Program, evaluator: Evaluator) -> Iterator[Uncerta
     names, as ``setattr`` does."""
     for module, summary in sorted(program.summaries.items()):
         for record in summary.calls:
-            owner = _dict_owner(record)
+            owner = dict_owner(record)
             if owner is None:
                 continue
             objects = evaluator.evaluate(owner, (module, record.scope))
@@ -139,7 +139,7 @@ def module_replacements(program: Program, evaluator: Evaluator) -> Iterator[tupl
             )
 
 
-def _dict_owner(record: CallRecord) -> Ref | None:
+def dict_owner(record: CallRecord) -> Ref | None:
     """The object whose ``__dict__`` the call site writes, if it writes one."""
     func = record.func
     if record.kind in ("op:__setitem__", "op:__delitem__"):

@@ -1017,8 +1017,12 @@ class Evaluator:
             if found:
                 if len(found) == 1:
                     binding, where = found[0]
-                    return self.binding(binding, where)
-                return union([self.binding(b, where) for b, where in found])
+                    result = self.binding(binding, where)
+                else:
+                    result = union([self.binding(b, where) for b, where in found])
+                if module in program.dynamic_namespaces:  # ``globals()[k] = v`` may have replaced it
+                    return incomplete(result)
+                return result
         if program.is_module(f"{module}.{attr}"):
             return single(("M", f"{module}.{attr}"))
         return UNKNOWN_VALS
@@ -1081,6 +1085,8 @@ class Evaluator:
                 parts.append(UNKNOWN_VALS)
         if not parts:
             parts.append(self._inherited_from_outside(cls, attr, instance=True))
+        if program.computed_class_members and not program.computed_class_members.isdisjoint(mro):
+            return incomplete(union(parts))  # ``setattr(cls, name, f)`` may have set any member
         return union(parts)
 
     def _is_field(self, cls: str, attr: str) -> bool:
@@ -1223,13 +1229,18 @@ class Evaluator:
     def _class_member(self, memo_key: tuple[str, str, bool, str]) -> Vals:
         _, cls, exact, attr = memo_key
         parts: list[Vals] = []
-        for klass in [cls] if exact else self.program.dispatch_classes(cls, attr):
-            for owner, bindings in self.program.class_member(klass, attr):
+        program = self.program
+        for klass in [cls] if exact else program.dispatch_classes(cls, attr):
+            for owner, bindings in program.class_member(klass, attr):
                 parts.append(self._accessed(owner, bindings, through_instance=False, attr=attr))
                 break
             else:
                 parts.append(self._inherited_from_outside(klass, attr, instance=False))
-        if not exact and self.program.may_have_dynamic_subclass(cls):
+            if program.computed_class_members and not program.computed_class_members.isdisjoint(
+                program.mro(klass)
+            ):
+                parts.append(UNKNOWN_VALS)  # ``setattr(cls, name, f)`` may have set any member
+        if not exact and program.may_have_dynamic_subclass(cls):
             return incomplete(union(parts))
         return union(parts)
 

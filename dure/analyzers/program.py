@@ -62,6 +62,8 @@ class Program:
         self.reclassed: set[str] = set()  # classes some of whose instances get another __class__ assigned
         # classes whose instances get attributes by computed names from outside their methods
         self.computed_stores: set[str] = set()
+        # classes whose members code sets by computed names (``setattr(cls, name, f)``)
+        self.computed_class_members: set[str] = set()
         self.outside_stores = 0  # how many store_elsewhere made: what read the instance attributes may change
         self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         self._eager_call_lines: dict[str, list[int]] = {}

@@ -10,6 +10,7 @@ from dure.analyzers.callgraph import site_row
 from dure.analyzers.dynamic import (
     DYNAMIC_CALLEES,
     affected_attributes,
+    dict_owner,
     dynamic_uncertainties,
     module_replacements,
     namespace_writes,
@@ -420,26 +421,68 @@ def _constant_setattrs(summary: ModuleSummary, module: str, evaluator: Evaluator
 
 
 def _computed_setattrs(program: Program, evaluator: Evaluator) -> None:
-    """``setattr(obj, name, value)`` with a computed name (or ``object.__setattr__`` alike): any attribute
-    of the instances of ``obj``'s classes may be set, so what their stored attributes hold is not all known.
-    (A method that does it to ``self`` is seen by the collector; this finds the others.)"""
+    """``setattr(obj, name, value)`` with a computed name (or ``object.__setattr__`` alike) and writes to
+    ``obj.__dict__`` / ``vars(obj)``: any attribute of ``obj`` may be set. What the stored attributes of an
+    instance's class hold is then not all known, nor are a class's members or a module's globals. (A method
+    that does it to ``self`` is seen by the collector; this finds the others.)"""
+    on_first_parameter: set[str] = set()  # functions that do it to their first parameter
     for module, summary in program.summaries.items():
         for call in summary.calls:
-            args = call.args
-            if call.kind != "call" or len(args) < 2:
-                continue
-            if not (_bound_setattr(call.func) or (len(args) >= 3 and args[1][0] != "s")):
-                continue
             key = (module, call.scope)
-            arguments = _setattr_arguments(call, evaluator.evaluate(call.func, key), evaluator, key)
-            if arguments is None or arguments[1][0] == "s":
+            target = _computed_store_target(call, evaluator, key)
+            if target is None:
                 continue
-            receivers = evaluator.evaluate(arguments[0], key)
-            program.computed_stores.update(value[1] for value in receivers.values if value[0] == "I")
+            scope = summary.scopes[call.scope]
+            if target[0] == "n" and scope.params and target[1] == scope.params[0].name:
+                on_first_parameter.add(scope.owner)
+            for value in evaluator.evaluate(target, key).values:
+                if value[0] == "I":
+                    program.computed_stores.add(value[1])
+                elif value[0] == "C":
+                    program.computed_class_members.add(value[1])
+                elif value[0] == "M" and value[1] in program.summaries:
+                    program.dynamic_namespaces.add(value[1])
+    if on_first_parameter:
+        program.computed_class_members.update(_classes_handed_to(program, evaluator, on_first_parameter))
+
+
+def _classes_handed_to(program: Program, evaluator: Evaluator, functions: set[str]) -> Iterator[str]:
+    """The classes given as first argument to one of ``functions`` when they are made: as a class
+    decorator, its ``__init_subclass__`` (a base's), or its metaclass's ``__init__``."""
+    for cls, scope in program.class_scopes.items():
+        parent = program.parent(program.def_scope[cls])
+        if parent is None:
+            continue
+        handed = [f"{base}.__init_subclass__" for base in program.mro(cls)[1:]]
+        for decorator in scope.decorators:
+            handed.extend(v[1] for v in evaluator.evaluate(decorator, parent).values if v[0] == "F")
+        if scope.metaclass is not None:
+            metaclasses = evaluator.evaluate(scope.metaclass, parent).values
+            handed.extend(f"{value[1]}.__init__" for value in metaclasses if value[0] == "C")
+        if not functions.isdisjoint(handed):
+            yield cls
+
+
+def _computed_store_target(call: CallRecord, evaluator: Evaluator, key: ScopeKey) -> Ref | None:
+    """The object whose attribute ``call`` sets by a computed name, if it does."""
+    owner = dict_owner(call)
+    if owner is not None:
+        return owner
+    args = call.args
+    if call.kind != "call" or len(args) < 2:
+        return None
+    if not (_bound_setattr(call.func) or (len(args) >= 3 and args[1][0] != "s")):
+        return None
+    arguments = _setattr_arguments(call, evaluator.evaluate(call.func, key), evaluator, key)
+    if arguments is None or arguments[1][0] == "s":
+        return None
+    return arguments[0]
 
 
 #: ``object.__setattr__`` as the evaluator names it, read from a class or bound to an instance.
 OBJECT_SETATTR = "builtins.object.__setattr__"
+#: The ``__setattr__`` methods that set an attribute as ``setattr`` does, read from their class.
+SETATTR_METHODS = frozenset({OBJECT_SETATTR, "builtins.type.__setattr__"})
 
 
 def _bound_setattr(func: Ref) -> bool:
@@ -451,13 +494,14 @@ def _setattr_arguments(
     call: CallRecord, func: Vals, evaluator: Evaluator, key: ScopeKey
 ) -> tuple[Ref, Ref, Ref] | None:
     """``(obj, name, value)`` of a call that sets an attribute the way ``setattr`` does: the builtin, or
-    ``object.__setattr__`` read from a class (``object.__setattr__(obj, name, value)``) or bound to an
-    instance that does not define its own (``obj.__setattr__(name, value)``); else None."""
+    ``object.__setattr__`` (``type.__setattr__``) read from a class (``object.__setattr__(obj, name,
+    value)``) or bound to an instance that does not define its own (``obj.__setattr__(name, value)``);
+    else None."""
     if not func.values or not all(value[0] == "X" for value in func.values):
         return None
     called = {value[1] for value in func.values}
     args = call.args
-    unbound = called == {OBJECT_SETATTR} and _read_from_class(call, evaluator, key)
+    unbound = len(called) == 1 and called <= SETATTR_METHODS and _read_from_class(call, evaluator, key)
     if called == {"builtins.setattr"} or unbound:
         return (args[0], args[1], args[2]) if len(args) >= 3 else None
     if called == {OBJECT_SETATTR} and _bound_setattr(call.func):

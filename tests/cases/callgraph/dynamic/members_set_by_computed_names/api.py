@@ -1,0 +1,6 @@
+def get():
+    return "get"
+
+
+def put():
+    return "put"
