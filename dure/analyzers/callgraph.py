@@ -296,7 +296,6 @@ class CallResolver:
         self.unresolved_names: set[str] = set()
         self._callers_known: dict[str, bool] = {}  # see _all_callers_known
         self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
-        self._metaclass_memo: dict[str, str | None] = {}
         self._answering_memo: dict[tuple[str, str, str], frozenset[str]] = {}
         self._passed_memo: dict[tuple[ScopeKey, int], tuple[Vals | None]] = {}  # see _passed_values
         # Keep values that a long chain of passed-on parameters cut short too: with the callers the flow pass
@@ -1647,22 +1646,8 @@ class CallResolver:
 
     def _metaclass_of(self, cls: str) -> str | None:
         """The repository metaclass ``cls`` gets from its own ``metaclass=`` or its bases', if any."""
-        if cls in self._metaclass_memo:
-            return self._metaclass_memo[cls]
-        found = self._metaclass_memo[cls] = self._find_metaclass(cls)
-        return found
-
-    def _find_metaclass(self, cls: str) -> str | None:
-        program = self.program
-        for klass in program.mro(cls):
-            scope = program.class_scope(klass)
-            parent = program.parent(program.def_scope[klass]) if scope is not None else None
-            if scope is None or scope.metaclass is None or parent is None:
-                continue
-            values = self.evaluator.evaluate(scope.metaclass, parent).values
-            metaclasses = [v[1] for v in ordered(values) if v[0] == "C"]
-            return metaclasses[0] if metaclasses else None
-        return None
+        metaclasses = self.evaluator.metaclasses(cls)
+        return metaclasses[0] if metaclasses else None
 
     def _metaclass_methods(self, cls: str, names: tuple[str, ...]) -> list[str]:
         meta = self._metaclass_of(cls)

@@ -217,6 +217,7 @@ class Evaluator:
         self.modules_by_prefix: dict[str, Vals] = {}  # see _modules_starting (never cleared)
         self.outside_metaclasses: dict[str, str | None] = {}  # see outside_metaclass (bases are fixed)
         self.field_classes: dict[str, bool] = {}  # see _is_field
+        self.metaclass_memo: dict[str, list[str]] = {}  # see metaclasses
 
     def reset(self) -> None:
         self.program.clear_memo()
@@ -229,6 +230,7 @@ class Evaluator:
         self.transparency.clear()
         self.outside_metaclasses.clear()
         self.field_classes.clear()
+        self.metaclass_memo.clear()
 
     def forget_parameter_dependent(self) -> None:
         """Drop what was computed from parameter values, before they change (the flow pass)."""
@@ -1083,11 +1085,46 @@ class Evaluator:
             parts.append(self._accessed(klass, bindings, through_instance=True, attr=attr))
             if self._is_field(klass, attr):  # the default, or what the constructor was given
                 parts.append(UNKNOWN_VALS)
+        if program.metaclass_defined:
+            parts.extend(self._stored_by_metaclass(cls, attr))
         if not parts:
             parts.append(self._inherited_from_outside(cls, attr, instance=True))
         if program.computed_class_members and not program.computed_class_members.isdisjoint(mro):
             return incomplete(union(parts))  # ``setattr(cls, name, f)`` may have set any member
         return union(parts)
+
+    def _stored_by_metaclass(self, cls: str, attr: str) -> list[Vals]:
+        """What the methods of the metaclass of ``cls`` store as ``cls.attr`` (``cls.m = f`` in its
+        ``__init__``), beside what the class body binds."""
+        found: list[Vals] = []
+        program = self.program
+        for meta in self.metaclasses(cls):
+            for klass in program.mro(meta):
+                scope = program.class_scopes.get(klass)
+                stores = scope.instance_attrs.get(attr) if scope is not None else None
+                if stores:
+                    module = program.def_scope[klass][0]
+                    found.extend(self.evaluate(ref, (module, where)) for ref, where in stores)
+        return found
+
+    def metaclasses(self, cls: str) -> list[str]:
+        """The repository metaclasses of ``cls``: those the first class on its MRO that names one names."""
+        found = self.metaclass_memo.get(cls)
+        if found is None:
+            found = self.metaclass_memo[cls] = self._metaclasses(cls)
+        return found
+
+    def _metaclasses(self, cls: str) -> list[str]:
+        program = self.program
+        for klass in program.mro(cls):
+            scope = program.class_scope(klass)
+            outer = program.parent(program.def_scope[klass]) if scope is not None else None
+            if scope is None or scope.metaclass is None or outer is None:
+                continue
+            return [
+                value[1] for value in ordered(self.evaluate(scope.metaclass, outer).values) if value[0] == "C"
+            ]
+        return []
 
     def _is_field(self, cls: str, attr: str) -> bool:
         """Whether ``attr`` is a field of class ``cls`` that a written ``__init__`` stores on each instance:
@@ -1240,6 +1277,8 @@ class Evaluator:
                 program.mro(klass)
             ):
                 parts.append(UNKNOWN_VALS)  # ``setattr(cls, name, f)`` may have set any member
+            if program.metaclass_defined:
+                parts.extend(self._stored_by_metaclass(klass, attr))
         if not exact and program.may_have_dynamic_subclass(cls):
             return incomplete(union(parts))
         return union(parts)

@@ -28,7 +28,7 @@ from dure.analyzers.model import (
     Uncertainty,
     UncertaintyKind,
 )
-from dure.analyzers.namespaces import namespace_writers
+from dure.analyzers.namespaces import DICT_WRITERS, namespace_writers
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.summary import (
     OWN_NAME,
@@ -442,13 +442,21 @@ def _computed_setattrs(program: Program, evaluator: Evaluator) -> None:
                     program.computed_class_members.add(value[1])
                 elif value[0] == "M" and value[1] in program.summaries:
                     program.dynamic_namespaces.add(value[1])
-    if on_first_parameter:
-        program.computed_class_members.update(_classes_handed_to(program, evaluator, on_first_parameter))
+    rewriting = _namespace_rewriting_metaclasses(program)
+    if on_first_parameter or rewriting or program.computed_stores:
+        program.computed_class_members.update(
+            _classes_rewritten(program, evaluator, on_first_parameter, rewriting)
+        )
 
 
-def _classes_handed_to(program: Program, evaluator: Evaluator, functions: set[str]) -> Iterator[str]:
-    """The classes given as first argument to one of ``functions`` when they are made: as a class
-    decorator, its ``__init_subclass__`` (a base's), or its metaclass's ``__init__``."""
+def _classes_rewritten(
+    program: Program, evaluator: Evaluator, functions: set[str], rewriting: set[str]
+) -> Iterator[str]:
+    """The classes whose members code may set by computed names as they are made: given as first argument
+    to one of ``functions`` (as a class decorator, to their ``__init_subclass__`` or their metaclass's
+    ``__init__``), or made by a metaclass that rewrites the namespace (``rewriting``) or whose instances get
+    attributes set by computed names."""
+    rewritten = rewriting | program.computed_stores
     for cls, scope in program.class_scopes.items():
         parent = program.parent(program.def_scope[cls])
         if parent is None:
@@ -456,11 +464,42 @@ def _classes_handed_to(program: Program, evaluator: Evaluator, functions: set[st
         handed = [f"{base}.__init_subclass__" for base in program.mro(cls)[1:]]
         for decorator in scope.decorators:
             handed.extend(v[1] for v in evaluator.evaluate(decorator, parent).values if v[0] == "F")
-        if scope.metaclass is not None:
-            metaclasses = evaluator.evaluate(scope.metaclass, parent).values
-            handed.extend(f"{value[1]}.__init__" for value in metaclasses if value[0] == "C")
-        if not functions.isdisjoint(handed):
+        metaclasses = evaluator.metaclasses(cls)
+        handed.extend(f"{meta}.__init__" for meta in metaclasses)
+        made = any(not rewritten.isdisjoint(program.mro(meta)) for meta in metaclasses)
+        if made or not functions.isdisjoint(handed):
             yield cls
+
+
+def _namespace_rewriting_metaclasses(program: Program) -> set[str]:
+    """Metaclasses that give a class another namespace than its body wrote: their ``__prepare__``, or a
+    ``__new__`` that writes the namespace it is handed (``ns["m"] = f``, ``ns.update(...)``)."""
+    found: set[str] = set()
+    for cls, scope in program.class_scopes.items():
+        if "__prepare__" in scope.bindings:
+            found.add(cls)
+        new = program.def_scope.get(f"{cls}.__new__")
+        if new is None:
+            continue
+        summary = program.summaries[new[0]]
+        params = summary.scopes[new[1]].params
+        if len(params) < 4:
+            continue
+        namespace = params[3].name
+        writes = any(
+            add.scope == new[1] and add.container[0] == "n" and add.container[1] == namespace
+            for add in summary.container_adds
+        ) or any(
+            call.scope == new[1]
+            and call.func[0] == "a"
+            and call.func[2] in DICT_WRITERS
+            and call.func[1][0] == "n"
+            and call.func[1][1] == namespace
+            for call in summary.calls
+        )
+        if writes:
+            found.add(cls)
+    return found
 
 
 def _computed_store_target(call: CallRecord, evaluator: Evaluator, key: ScopeKey) -> Ref | None:
