@@ -328,10 +328,14 @@ class Evaluator:
                 module = self._sys_module(ref, key)
                 if module is not None:
                     return module
+                if ref[1][0] == "a" and ref[1][2] == "__dict__":
+                    return self._namespace_item(self.evaluate(ref[1][1], key), ref[2])
             return self.item(ref[1], key)
         if tag == "or":
             return union([self.evaluate(r, key) for r in ref[1]])
         if tag == "super":
+            if self.program.borrowed and self.program.scope(key).owner in self.program.borrowed:
+                return incomplete(single(("S", ref[1])))  # ``self`` may be no instance of the class: fails
             return single(("S", ref[1]))
         if tag == "superof":
             return self._super_of(self.evaluate(ref[1], key))
@@ -346,6 +350,21 @@ class Evaluator:
         if tag == "mp":
             return self.matched_positional(ref[1], ref[2], key)
         return UNKNOWN_VALS
+
+    def _namespace_item(self, owners: Vals, name: str) -> Vals:
+        """``C.__dict__["name"]``: what the body of class ``C`` itself binds to ``name`` (no lookup on its
+        bases, no descriptor applied); ``module.__dict__["name"]``: the module's global."""
+        parts: list[Vals] = []
+        for value in ordered(owners.values):
+            if value[0] == "C" and value[2] and value[1] in self.program.def_scope:
+                found = self.program.bindings(self.program.def_scope[value[1]], name)
+                parts.append(union([self.binding(b, where) for b, where in found]) if found else UNKNOWN_VALS)
+            elif value[0] == "M":
+                parts.append(self.module_member(value[1], name))
+            else:
+                return UNKNOWN_VALS
+        found_all = union(parts) if parts else UNKNOWN_VALS
+        return found_all if owners.complete else incomplete(found_all)
 
     def _sys_module(self, ref: Ref, key: ScopeKey) -> Vals | None:
         """``sys.modules["pkg.mod"]`` or ``sys.modules[__name__]`` naming a module of the repository that
@@ -902,10 +921,11 @@ class Evaluator:
         scope = self.program.scope(key)
         param = scope.params[index]
         if index == 0 and scope.method_of:
+            borrowers = self.program.borrowed.get(scope.owner, ())
             if scope.method_kind == "class" or (scope.method_kind == "instance" and _is_new(scope.owner)):
-                return single(("C", scope.method_of, False))
+                return union([single(("C", cls, False)) for cls in (scope.method_of, *borrowers)])
             if scope.method_kind in ("instance", "property"):
-                return single(("I", scope.method_of, False))
+                return union([single(("I", cls, False)) for cls in (scope.method_of, *borrowers)])
         self.reads += 1  # its value changes when arguments flow in
         if param.kind in PACKED_PARAMETERS:  # a tuple (a dict) of what callers pass there
             flowed = self.param_flow(key, index) if self.param_flow is not None else None

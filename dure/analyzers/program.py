@@ -62,6 +62,9 @@ class Program:
         self.reclassed: set[str] = set()  # classes some of whose instances get another __class__ assigned
         # classes whose instances get attributes by computed names from outside their methods
         self.computed_stores: set[str] = set()
+        # methods also bound in classes unrelated to their own (``m = A.m`` in class ``B``): by method, those
+        # classes, whose instances its ``self`` may be
+        self.borrowed: dict[str, set[str]] = defaultdict(set)
         # classes whose members code sets by computed names (``setattr(cls, name, f)``)
         self.computed_class_members: set[str] = set()
         self.outside_stores = 0  # how many store_elsewhere made: what read the instance attributes may change

@@ -82,6 +82,7 @@ def resolve(
     _resolve_bases(program, evaluator)
     replaced = _replaced_modules(program, evaluator)  # before anything reads those modules' members
     _dynamic_classes(program, evaluator)
+    _borrowed_methods(program, evaluator)
     reclassed = _reclassed_by_methods(program)
     uncertainties = [*replaced, *reclassed, *_attribute_stores(program, evaluator)]
     _container_adds(program, evaluator)
@@ -345,6 +346,37 @@ def _reclassing(program: Program, receivers: Vals, owner: str, file: str, line: 
     program.reclassed.update(value[1] for value in receivers.values if value[0] == "I")
     affected = affected_attributes(receivers, None)
     return Uncertainty(UncertaintyKind.MONKEYPATCH, owner, file, line, "assigns __class__", affected)
+
+
+def _borrowed_methods(program: Program, evaluator: Evaluator) -> None:
+    """Methods bound as members of classes unrelated to their own, in a class body (``m = A.m``,
+    ``m = A.__dict__["m"]``) or from outside (``B.m = A.m``): there ``self`` is an instance of the other
+    class."""
+    for cls, scope in program.class_scopes.items():
+        key = program.def_scope[cls]
+        for bindings in scope.bindings.values():
+            for binding in bindings:
+                if binding.kind == "val" and binding.a[0] in ("a", "i"):
+                    _note_borrowed(program, cls, evaluator.evaluate(binding.a, key))
+    for module, summary in program.summaries.items():
+        for store in summary.attribute_stores:
+            if store.value[0] not in ("a", "i"):
+                continue
+            key = (module, store.scope)
+            for value in evaluator.evaluate(store.base, key).values:
+                if value[0] == "C":
+                    _note_borrowed(program, value[1], evaluator.evaluate(store.value, key))
+    evaluator.reset()
+
+
+def _note_borrowed(program: Program, cls: str, members: Vals) -> None:
+    for value in members.values:
+        if value[0] != "F":
+            continue
+        key = program.def_scope.get(value[1])
+        owner = program.scope(key).method_of if key is not None else None
+        if owner is not None and owner not in program.mro(cls):
+            program.borrowed[value[1]].add(cls)
 
 
 def _reclassed_by_methods(program: Program) -> list[Uncertainty]:
