@@ -300,6 +300,8 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                 program.store_on_unknown(store.attr)
             if store.attr == "__class__":
                 found.append(_reclassing(program, receivers, owner, summary.relpath, store.line))
+            if store.attr in ("__bases__", "__dict__"):  # another MRO, another namespace
+                program.computed_class_members.update(v[1] for v in receivers.values if v[0] == "C")
             for value in ordered(receivers.values):
                 binding = Binding("valin", store.value, key)
                 if value[0] == "I":
@@ -344,6 +346,10 @@ def _monkeypatch(owner: str, file: str, line: int, assigned: str) -> Uncertainty
 def _reclassing(program: Program, receivers: Vals, owner: str, file: str, line: int) -> Uncertainty:
     """``obj.__class__ = K``: what the instances of ``obj``'s classes dispatch to is no longer certain."""
     program.reclassed.update(value[1] for value in receivers.values if value[0] == "I")
+    # a module given a class of its own: its attributes may be that class's properties
+    program.dynamic_namespaces.update(
+        v[1] for v in receivers.values if v[0] == "M" and v[1] in program.summaries
+    )
     affected = affected_attributes(receivers, None)
     return Uncertainty(UncertaintyKind.MONKEYPATCH, owner, file, line, "assigns __class__", affected)
 
@@ -410,7 +416,8 @@ def _stores(
     summary: ModuleSummary, module: str, evaluator: Evaluator
 ) -> Iterator[tuple[AttributeStore, Vals]]:
     """The module's attribute stores, written or called, each with the objects it may store on."""
-    for store in [*summary.attribute_stores, *_constant_setattrs(summary, module, evaluator)]:
+    stores = [*summary.attribute_stores, *_constant_setattrs(summary, module, evaluator)]
+    for store in [*stores, *_deletions(summary, module, evaluator)]:
         yield store, evaluator.evaluate(store.base, (module, store.scope))
     for store, path in _dotted_patches(summary, module, evaluator):
         yield store, _named_by_path(evaluator, path)
@@ -550,6 +557,7 @@ def _computed_store_target(call: CallRecord, evaluator: Evaluator, key: ScopeKey
     return arguments[0]
 
 
+DELATTR = frozenset({("X", "builtins.delattr")})
 #: ``object.__setattr__`` as the evaluator names it, read from a class or bound to an instance.
 OBJECT_SETATTR = "builtins.object.__setattr__"
 #: The ``__setattr__`` methods that set an attribute as ``setattr`` does, read from their class.
@@ -586,6 +594,18 @@ def _read_from_class(call: CallRecord, evaluator: Evaluator, key: ScopeKey) -> b
         return False
     owner = evaluator.evaluate(call.func[1], key)
     return bool(owner.values) and all(value[0] in ("X", "C") for value in owner.values)
+
+
+def _deletions(summary: ModuleSummary, module: str, evaluator: Evaluator) -> Iterator[AttributeStore]:
+    """``del obj.name`` and ``delattr(obj, "name")``: a store of what the index cannot know (a class's
+    member then comes from a base, a module's is gone)."""
+    for call in summary.calls:
+        if call.kind == "attrdel" and call.func[0] == "a":
+            yield AttributeStore(call.scope, call.func[1], call.func[2], UNKNOWN, call.line)
+        elif call.kind == "call" and len(call.args) == 2 and call.args[1][0] == "s" and call.func[0] == "n":
+            deleter = evaluator.evaluate(call.func, (module, call.scope)).values
+            if deleter == DELATTR:
+                yield AttributeStore(call.scope, call.args[0], call.args[1][1], UNKNOWN, call.line)
 
 
 def _dotted_patches(
