@@ -146,6 +146,8 @@ ITEM_PROTOCOLS: dict[str, tuple[str, ...]] = {
     "builtins.list.sort": ("__lt__", "__gt__"),
     "builtins.sum": ("__radd__", "__add__"),
 }
+#: Decorators, by the last name they are spelt with, that answer from a cache instead of calling.
+MEMOISING_DECORATORS = frozenset({"lru_cache", "cache"})
 #: Functions of the standard library that order the items of their first argument with what they are given
 #: (a heap, a sorted list): the items' ``__lt__`` may run.
 ORDERING_FUNCTIONS = frozenset(
@@ -1325,6 +1327,8 @@ class CallResolver:
         certainty = Certainty.CERTAIN if unique else Certainty.POSSIBLE
         tag = value[0]
         if tag == "F":
+            if certainty is Certainty.CERTAIN and self._memoised(value[1]):
+                certainty = Certainty.POSSIBLE  # the cache may answer without calling it
             return [ResolvedTarget(value[1], certainty, 1 if value[2] else 0)]
         if tag == "C":
             return self._constructor(value[1], exact=value[2], unique=unique)
@@ -1532,6 +1536,7 @@ class CallResolver:
         vals = self.evaluator.instance_member(cls, name, exact=exact)
         functions = [v for v in ordered(vals.values) if v[0] == "F"]
         certain = unique and vals.is_exact() and len(functions) == 1
+        certain = certain and name not in self.program.attrs_stored_on_unknown  # ``cls.__iter__ = f``
         targets = [
             ResolvedTarget(v[1], Certainty.CERTAIN if certain else Certainty.POSSIBLE, 1) for v in functions
         ]
@@ -1847,6 +1852,13 @@ class CallResolver:
         if certain and len(targets) == 1:
             targets[0].certainty = Certainty.CERTAIN
         return targets
+
+    def _memoised(self, function: str) -> bool:
+        """Whether ``function`` is under ``functools.lru_cache`` or ``functools.cache``: calling it runs it
+        only when the cache lacks the arguments."""
+        key = self.program.def_scope.get(function)
+        texts = self.program.scope(key).decorator_texts if key is not None else ()
+        return any(text.rpartition(".")[2].partition("(")[0] in MEMOISING_DECORATORS for text in texts)
 
     def _caches(self, getter: str) -> bool:
         """Whether ``getter`` is a ``cached_property``'s: it runs on the first read only."""

@@ -598,6 +598,8 @@ class Program:
         for klass in self.mro(cls):
             scope = class_scopes.get(klass)
             if scope is not None and not anywhere and name not in scope.bindings:
+                if name == "__hash__" and "__eq__" in scope.bindings:
+                    return [(klass, [(UNHASHABLE, self.def_scope[klass])])]
                 continue  # what bindings() would say, without a call
             key = self.def_scope.get(klass)
             if key is None:
@@ -606,6 +608,10 @@ class Program:
             if found:
                 return [(klass, found)]
         return []
+
+
+#: What a class body that defines ``__eq__`` and no ``__hash__`` binds ``__hash__`` to: ``None``.
+UNHASHABLE = Binding("val", ("k", "NoneType"))
 
 
 def names_read(ref: object) -> set[str]:
