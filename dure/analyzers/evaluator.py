@@ -598,6 +598,10 @@ class Evaluator:
             return self.name(name, key)
         if scope_id == 0 and self._module_name_unordered(module, name):
             return self.name(name, key)
+        if count == 0 and scope.kind == "class":  # read before the class body binds it (if it does)
+            if name in scope.bindings and name not in scope.nonlocal_names:
+                return self.name(name, (module, 0))  # the class namespace, then the module's
+            return self.name(name, key)
         if count < 0:
             return self.binding(scope.bindings[name][-count - 1], key)
         reaching = [b for b in scope.bindings[name][:count] if not b.type_only]

@@ -176,9 +176,14 @@ class ScopeTracker:
         return ref
 
     def name_ref(self, name: str) -> Ref:
-        """The ref of reading ``name`` here: flow-ordered in the body of :attr:`flow_scope`."""
+        """The ref of reading ``name`` here: flow-ordered in the body of :attr:`flow_scope`; in a class
+        body, before the body binds it, ``("n", name, 0, scope)`` (the class may bind it later, and the read
+        then looks it up in the module, not the class)."""
         if self.flow_names and self.flow_on and self.scope is self.flow_scope:
             return self.flow_names.get(name) or ("n", name)
+        scope = self.scope
+        if scope.kind == "class" and name not in scope.bindings and name not in scope.global_names:
+            return ("n", name, 0, scope.id)
         return ("n", name)
 
     def segment(self, node: ast.expr) -> str:
