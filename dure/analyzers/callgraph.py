@@ -1182,7 +1182,7 @@ class CallResolver:
         arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
         calls_instances = self._call_defined
         for argument in arguments:
-            if argument[0] in ("n", "a", "d") or (calls_instances and argument[0] == "c"):
+            if argument[0] in ("n", "a", "d"):
                 for value in ordered(evaluate(argument, site.key).values):
                     if value[0] in ("F", "C"):
                         targets.extend(self._targets_of(value, False))

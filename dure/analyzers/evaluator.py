@@ -1109,7 +1109,7 @@ class Evaluator:
             parts.append(self._accessed(klass, bindings, through_instance=True, attr=attr))
             if self._is_field(klass, attr):  # the default, or what the constructor was given
                 parts.append(UNKNOWN_VALS)
-        if program.metaclass_defined:
+        if attr in program.metaclass_instance_attrs:
             parts.extend(self._stored_by_metaclass(cls, attr))
         if not parts:
             parts.append(self._inherited_from_outside(cls, attr, instance=True))
@@ -1301,7 +1301,7 @@ class Evaluator:
                 program.mro(klass)
             ):
                 parts.append(UNKNOWN_VALS)  # ``setattr(cls, name, f)`` may have set any member
-            if program.metaclass_defined:
+            if attr in program.metaclass_instance_attrs:
                 parts.extend(self._stored_by_metaclass(klass, attr))
         if not exact and program.may_have_dynamic_subclass(cls):
             return incomplete(union(parts))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from dure.analyzers.summary import Binding, CallRecord, ModuleSummary, Ref
+from dure.analyzers.summary import CallRecord, ModuleSummary, Ref
 
 GLOBALS: Ref = ("c", ("n", "globals"), ())
 #: What names a module's own namespace anywhere (``vars()`` with no argument is ``locals()``: a copy in a
@@ -30,6 +30,8 @@ NAMESPACE_READERS = frozenset(
     | {"type", "isinstance", "any", "all", "enumerate", "zip", "map", "filter", "hash", "bool"}
 )
 CODE_RUNNERS = frozenset({"exec", "eval"})
+#: The builtins that give a namespace (``globals()``, and ``vars()``/``locals()`` at module level).
+NAMESPACE_BUILTINS = frozenset({"globals", "vars", "locals"})
 
 
 def namespace_writers(summaries: Mapping[str, ModuleSummary]) -> Iterator[str]:
@@ -47,7 +49,10 @@ def own_namespace(ref: Ref, scope: int) -> bool:
 
 
 def _writes_own_namespace(summary: ModuleSummary) -> bool:
-    aliases, runners = _aliases(summary)
+    calls = summary.calls
+    asked = any(call.func[0] == "n" and call.func[1] in NAMESPACE_BUILTINS for call in calls)
+    aliases = _namespace_aliases(summary) if asked else frozenset()
+    runners = builtin_aliases(summary, CODE_RUNNERS)
 
     def namespace(ref: Ref, scope: int) -> bool:
         return own_namespace(ref, scope) or bool(ref[0] == "n" and ref[1] in aliases)
@@ -57,39 +62,49 @@ def _writes_own_namespace(summary: ModuleSummary) -> bool:
 
     if any(written(add.container, add.scope) for add in summary.container_adds):
         return True
-    for call in summary.calls:
+    for call in calls:
         if call.kind != "call":
             continue
         func = call.func
         if func[0] == "a" and func[2] in DICT_WRITERS and written(func[1], call.scope):
             return True
-        if _runs_code(call, runners, aliases):
+        runs = (func[0] == "n" and func[1] in runners) or (func[0] == "a" and func[2] in CODE_RUNNERS)
+        if runs and _runs_code(call, runners, aliases):
             return True
-        handed = [*call.args, *[ref for _, ref in call.keywords]]
-        if any(namespace(ref, call.scope) for ref in handed) and not _reads_only(func):
-            return True
+        if asked and not _reads_only(func):
+            handed = [*call.args, *[ref for _, ref in call.keywords]] if call.keywords else call.args
+            if any(namespace(ref, call.scope) for ref in handed):
+                return True
     return False
 
 
-def _aliases(summary: ModuleSummary) -> tuple[frozenset[str], frozenset[str]]:
-    """The names bound to the module's namespace, and those bound to ``exec``/``eval``, in any scope."""
-    namespaces: set[str] = set()
-    runners: set[str] = set(CODE_RUNNERS)
+def _namespace_aliases(summary: ModuleSummary) -> frozenset[str]:
+    """The names bound to the module's namespace (``ns = globals()``), in any scope."""
+    found: set[str] = set()
     for scope in summary.scopes:
         for name, bindings in scope.bindings.items():
             for binding in bindings:
                 if binding.kind == "val" and own_namespace(binding.a, scope.id):
-                    namespaces.add(name)
-                elif _names_code_runner(binding):
-                    runners.add(name)
-    return frozenset(namespaces), frozenset(runners)
+                    found.add(name)
+    return frozenset(found)
 
 
-def _names_code_runner(binding: Binding) -> bool:
-    """``run = exec``, ``from builtins import exec as run``."""
-    if binding.kind == "val":
-        return bool(binding.a[0] == "n" and binding.a[1] in CODE_RUNNERS)
-    return binding.kind == "from" and binding.a == "builtins" and binding.b in CODE_RUNNERS
+def builtin_aliases(summary: ModuleSummary, builtins: frozenset[str]) -> frozenset[str]:
+    """The names that stand for one of the ``builtins`` in a module: theirs, and the names it binds to them
+    in any scope (``run = exec``, ``from builtins import setattr as put``)."""
+    names = set(builtins)
+    read = any(use.ref[0] == "n" and use.ref[1] in builtins for use in summary.uses)
+    if not read and not any(record.target.startswith("builtins.") for record in summary.imports):
+        return builtins  # no binding can alias them: none reads them as a value, none imports them
+    for scope in summary.scopes:
+        for name, bindings in scope.bindings.items():
+            for binding in bindings:
+                if binding.kind == "val":
+                    if binding.a[0] == "n" and binding.a[1] in builtins:
+                        names.add(name)
+                elif binding.kind == "from" and binding.a == "builtins" and binding.b in builtins:
+                    names.add(name)
+    return frozenset(names)
 
 
 def _runs_code(call: CallRecord, runners: frozenset[str], aliases: frozenset[str]) -> bool:

@@ -23,6 +23,7 @@ _HIERARCHY_TABLES = (
     "_bases_memo",
     "_open_classes",
     "_open_positions",
+    "metaclass_instance_attrs",
 )
 
 
@@ -121,6 +122,17 @@ class Program:
         """Whether a class of the repository names a metaclass (else no class object has special methods of
         the repository's)."""
         return any(scope.metaclass is not None for scope in self.class_scopes.values())
+
+    @cached_property
+    def metaclass_instance_attrs(self) -> frozenset[str]:
+        """The attributes the methods of metaclasses (classes deriving from ``type``) store on their
+        instances, which are classes (``cls.name = f`` in a metaclass's ``__init__``)."""
+        return frozenset(
+            attr
+            for cls, scope in self.class_scopes.items()
+            if scope.instance_attrs and "builtins.type" in self.external_ancestors(cls)
+            for attr in scope.instance_attrs
+        )
 
     def bind_elsewhere(self, key: ScopeKey, name: str, binding: Binding, where: ScopeKey) -> None:
         """``module.name = value`` or ``Class.name = value``, run in scope ``where``, binds in ``key``."""

@@ -28,7 +28,7 @@ from dure.analyzers.model import (
     Uncertainty,
     UncertaintyKind,
 )
-from dure.analyzers.namespaces import DICT_WRITERS, namespace_writers
+from dure.analyzers.namespaces import DICT_WRITERS, builtin_aliases, namespace_writers
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.summary import (
     OWN_NAME,
@@ -466,9 +466,10 @@ def _computed_setattrs(program: Program, evaluator: Evaluator) -> None:
     that does it to ``self`` is seen by the collector; this finds the others.)"""
     on_first_parameter: set[str] = set()  # functions that do it to their first parameter
     for module, summary in program.summaries.items():
+        setters = builtin_aliases(summary, SETATTR)
         for call in summary.calls:
             key = (module, call.scope)
-            target = _computed_store_target(call, evaluator, key)
+            target = _computed_store_target(call, evaluator, key, setters)
             if target is None:
                 continue
             scope = summary.scopes[call.scope]
@@ -541,15 +542,19 @@ def _namespace_rewriting_metaclasses(program: Program) -> set[str]:
     return found
 
 
-def _computed_store_target(call: CallRecord, evaluator: Evaluator, key: ScopeKey) -> Ref | None:
-    """The object whose attribute ``call`` sets by a computed name, if it does."""
+def _computed_store_target(
+    call: CallRecord, evaluator: Evaluator, key: ScopeKey, setters: frozenset[str]
+) -> Ref | None:
+    """The object whose attribute ``call`` sets by a computed name, if it does. ``setters``: the names
+    ``setattr`` has in the module."""
     owner = dict_owner(call)
     if owner is not None:
         return owner
-    args = call.args
+    args, func = call.args, call.func
     if call.kind != "call" or len(args) < 2:
         return None
-    if not (_bound_setattr(call.func) or (len(args) >= 3 and args[1][0] != "s")):
+    named = func[0] == "n" and func[1] in setters and len(args) >= 3 and args[1][0] != "s"
+    if not (named or _bound_setattr(func) or (func[0] == "a" and func[2] == "setattr")):
         return None
     arguments = _setattr_arguments(call, evaluator.evaluate(call.func, key), evaluator, key)
     if arguments is None or arguments[1][0] == "s":
@@ -558,6 +563,7 @@ def _computed_store_target(call: CallRecord, evaluator: Evaluator, key: ScopeKey
 
 
 DELATTR = frozenset({("X", "builtins.delattr")})
+SETATTR = frozenset({"setattr"})
 #: ``object.__setattr__`` as the evaluator names it, read from a class or bound to an instance.
 OBJECT_SETATTR = "builtins.object.__setattr__"
 #: The ``__setattr__`` methods that set an attribute as ``setattr`` does, read from their class.

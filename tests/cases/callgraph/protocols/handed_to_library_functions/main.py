@@ -59,7 +59,8 @@ def run():
     options = dict(Settings())
     configure(**Settings())
     flags = list(filter(None, [Flag()]))
-    squares = list(map(Square(), [1, 2]))
+    square = Square()
+    squares = list(map(square, [1, 2]))
     numbers = range(Count())
     money = Money(1)
     money += 5
