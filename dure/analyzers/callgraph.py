@@ -51,6 +51,15 @@ BUILTIN_PROTOCOLS = {
     "math.floor": "__floor__",
     "math.ceil": "__ceil__",
     "math.trunc": "__trunc__",
+    "os.fspath": "__fspath__",
+    "os.fsencode": "__fspath__",
+    "os.fsdecode": "__fspath__",
+    "operator.truth": "__bool__",
+    "operator.neg": "__neg__",
+    "operator.pos": "__pos__",
+    "operator.invert": "__invert__",
+    "operator.abs": "__abs__",
+    "operator.length_hint": "__len__",
 }
 #: Of those, the ones that may answer from a table passed to them instead (``copy.deepcopy(x, memo)``).
 MEMOISED_PROTOCOLS = frozenset({"copy.deepcopy"})
@@ -146,6 +155,20 @@ ITEM_PROTOCOLS: dict[str, tuple[str, ...]] = {
     "builtins.list.sort": ("__lt__", "__gt__"),
     "builtins.sum": ("__radd__", "__add__"),
 }
+#: The ``operator`` functions that apply a binary operator to their two arguments: the special method of the
+#: first (possible: it may decline, or the second's reflected method may run first).
+OPERATOR_FUNCTIONS = {
+    **{f"operator.{dunder.strip('_')}": dunder for dunder in BINARY_DUNDER_NAMES.values()},
+    "operator.and_": "__and__",
+    "operator.or_": "__or__",
+    "operator.concat": "__add__",
+    **{f"operator.{name}": f"__{name}__" for name in ("lt", "le", "eq", "ne", "gt", "ge")},
+    "operator.getitem": "__getitem__",
+    "operator.setitem": "__setitem__",
+    "operator.delitem": "__delitem__",
+}
+#: ``operator.contains(a, b)`` asks ``a.__contains__(b)``.
+OPERATOR_CONTAINS = "operator.contains"
 #: Decorators, by the last name they are spelt with, that answer from a cache instead of calling.
 MEMOISING_DECORATORS = frozenset({"lru_cache", "cache"})
 #: Functions of the standard library that order the items of their first argument with what they are given
@@ -166,6 +189,7 @@ MAPPING_READERS = frozenset({"builtins.dict", "builtins.dict.update"})
 INDEX_TAKERS = frozenset({"builtins.range"})
 DATA_PROTOCOLS = frozenset(
     {*ORDERING_FUNCTIONS, *HEAP_SELECTIONS, *MAPPING_READERS, *INDEX_TAKERS, "builtins.filter"}
+    | {*OPERATOR_FUNCTIONS, OPERATOR_CONTAINS, "builtins.str.format"}
 )
 #: Builtins that read the attribute their second argument names (a property's getter runs).
 ATTRIBUTE_READERS = frozenset({"builtins.getattr", "builtins.hasattr"})
@@ -204,8 +228,14 @@ FALLBACKS = {
     "__ne__": "__eq__",
     "__contains__": "__iter__",
     "__iter__": "__getitem__",
+    "__int__": "__index__",
+    "__float__": "__index__",
+    "__reversed__": "__getitem__",  # after ``__len__``: see SEQUENCE_FALLBACKS
     **IN_PLACE,
 }
+#: A second method the interpreter calls when a class defines no such special method: ``reversed()``
+#: of a sequence asks its length, then its items.
+SEQUENCE_FALLBACKS = {"__reversed__": "__len__"}
 ITERATION = {"iter": ("__iter__", "__next__"), "aiter": ("__aiter__", "__anext__")}
 #: The method the interpreter tries on the right operand *first* when its class derives from the left
 #: operand's: ``a + b`` runs ``b.__radd__(a)``, ``a < b`` runs ``b.__gt__(a)``. A comparison's is tried
@@ -1140,6 +1170,9 @@ class CallResolver:
                     targets.extend(self._items_called(shown, "__repr__"))
         if path in ATTRIBUTE_READERS and len(record.args) >= 2 and record.args[1][0] == "s":
             targets.extend(self._property_targets(evaluate(record.args[0], site.key), record.args[1][1]))
+            if self._getattr_hooks_defined and record.args[0] is not STARRED:  # a missing one: __getattr__
+                read: Ref = ("a", record.args[0], record.args[1][1])
+                targets.extend(_possibly(self._attribute_fallbacks(read, site)))
         if path in RUNS_UNNAMED_CODE:
             targets.append(ResolvedTarget(f"{path}: code named by its data", Certainty.UNRESOLVED))
         consumption = CONSUMERS.get(path)
@@ -1201,6 +1234,17 @@ class CallResolver:
             return _possibly(self._protocol(items, ("__bool__",)))  # its items' truth
         if path in MAPPING_READERS and len(args) == 1 and args[0] is not STARRED:
             return self._read_as_mapping(self.evaluator.evaluate(args[0], site.key))
+        if path in OPERATOR_FUNCTIONS or path == OPERATOR_CONTAINS:
+            dunder = OPERATOR_FUNCTIONS.get(path, "__contains__")
+            if not args or args[0] is STARRED:
+                return []
+            return _possibly(self._protocol(self.evaluator.evaluate(args[0], site.key), (dunder,)))
+        if path == "builtins.str.format":  # ``"{}".format(obj)`` formats each argument it names
+            given = [ref for ref in (*args, *(ref for _, ref in site.record.keywords)) if ref is not STARRED]
+            if not given:
+                return []
+            shown = union([self.evaluator.evaluate(ref, site.key) for ref in given])
+            return _possibly(self._protocol(shown, ("__format__",)))
         return []
 
     def _ordered_or_indexed(self, path: str, site: ResolvedSite) -> list[ResolvedTarget]:
@@ -1544,6 +1588,8 @@ class CallResolver:
         if instead is not None and ("X", f"builtins.object.{name}") in vals.values:
             only = vals.complete and len(vals.values) == 1  # no class it may be defines ``name``
             targets += self._dunder(cls, instead, exact=exact, unique=unique and only)
+            if name in SEQUENCE_FALLBACKS:
+                targets += self._dunder(cls, SEQUENCE_FALLBACKS[name], exact=exact, unique=unique and only)
         return targets
 
     def _protocol(self, receiver: Vals, dunders: tuple[str, ...]) -> list[ResolvedTarget]:
