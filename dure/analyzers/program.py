@@ -467,7 +467,8 @@ class Program:
 
     def intercepts_attributes(self, cls: str, *, exact: bool) -> bool:
         """Whether an instance of ``cls`` (or of a subclass, unless ``exact``) may have a class defining
-        ``__getattribute__``: every attribute read then runs it, and it may give anything."""
+        ``__getattribute__`` (every attribute read then runs it, and it may give anything), or be a class
+        (an instance of a metaclass)."""
         intercepting = self._intercepting
         if not intercepting:
             return False
@@ -476,11 +477,15 @@ class Program:
     @cached_property
     def _intercepting(self) -> frozenset[str]:
         """The classes with a class defining ``__getattribute__`` on their MRO (asked for on every attribute
-        of an instance: walking the subclasses' MROs each time cost 2 % of a resolution)."""
+        of an instance: walking the subclasses' MROs each time cost 2 % of a resolution), and metaclasses
+        (their instances are classes, whose attributes their own bodies bind)."""
+        metaclasses = {c for c in self.class_bases if "builtins.type" in self.external_ancestors(c)}
         definers = self._definers.get("__getattribute__")
         if not definers:
-            return frozenset()
-        return frozenset(c for c in {*self.class_bases, *definers} if not definers.isdisjoint(self.mro(c)))
+            return frozenset(metaclasses)
+        return frozenset(
+            {c for c in {*self.class_bases, *definers} if not definers.isdisjoint(self.mro(c))} | metaclasses
+        )
 
     def dispatch_classes(self, cls: str, attr: str) -> list[str]:
         """``cls`` and the subclasses where looking up ``attr`` can give something else than on ``cls``.
