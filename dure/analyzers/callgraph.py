@@ -328,6 +328,7 @@ class CallResolver:
         self.unresolved_names: set[str] = set()
         self._callers_known: dict[str, bool] = {}  # see _all_callers_known
         self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
+        self._defined_methods: dict[str, bool] = {}  # see _class_defines
         self._answering_memo: dict[tuple[str, str, str], frozenset[str]] = {}
         self._passed_memo: dict[tuple[ScopeKey, int], tuple[Vals | None]] = {}  # see _passed_values
         # Keep values that a long chain of passed-on parameters cut short too: with the callers the flow pass
@@ -1213,7 +1214,7 @@ class CallResolver:
         evaluate = self.evaluator.evaluate
         targets: list[ResolvedTarget] = []
         arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
-        calls_instances = self._call_defined
+        calls_instances = self._class_defines("__call__")
         for argument in arguments:
             if argument[0] in ("n", "a", "d"):
                 for value in ordered(evaluate(argument, site.key).values):
@@ -1284,15 +1285,14 @@ class CallResolver:
                 targets.extend(_possibly(items))
         return targets
 
-    _call_cache: bool | None = None
-
-    @property
-    def _call_defined(self) -> bool:
-        """Whether a class of the repository defines ``__call__`` (else no object passed on is called)."""
-        if self._call_cache is None:
-            definers = self.program._definers.get("__call__") or set()
-            self._call_cache = bool(self.program.class_scopes.keys() & definers)
-        return self._call_cache
+    def _class_defines(self, method: str) -> bool:
+        """Whether a class of the repository defines ``method`` (``__call__``: else no object handed on is
+        called; ``__setattr__``: else no assignment calls one)."""
+        found = self._defined_methods.get(method)
+        if found is None:
+            definers = self.program._definers.get(method) or set()
+            found = self._defined_methods[method] = bool(self.program.class_scopes.keys() & definers)
+        return found
 
     def _item_protocols(self, path: str, site: ResolvedSite) -> list[ResolvedTarget]:
         """The special methods of :data:`ITEM_PROTOCOLS` the builtin ``path`` calls on the items it gets."""
@@ -1717,7 +1717,7 @@ class CallResolver:
         if ref[0] != "a":
             return []
         named = ref[2] in (self.setter_names if setter else self.property_names)
-        hooked = setter and self._setattr_defined
+        hooked = setter and self._class_defines("__setattr__")
         if not named and not hooked:
             return [] if setter else self._attribute_fallbacks(ref, site)
         receiver = self.evaluator.evaluate(ref[1], site.key)
@@ -1737,7 +1737,7 @@ class CallResolver:
         attr = ref[2]
         deleter = attr in self._property_index.deleter_names
         descriptor = attr in self._property_index.names
-        hooked = self._delattr_defined
+        hooked = self._class_defines("__delattr__")
         if not (deleter or descriptor or hooked):
             return []
         receiver = self.evaluator.evaluate(ref[1], site.key)
@@ -1770,27 +1770,6 @@ class CallResolver:
         certain = unique and len(found) == 1 and (exact or not program.open_dispatch(cls, attr))
         certainty = Certainty.CERTAIN if certain else Certainty.POSSIBLE
         return [ResolvedTarget(deleter, certainty, 1) for deleter in sorted(found)]
-
-    _delattr_cache: bool | None = None
-
-    @property
-    def _delattr_defined(self) -> bool:
-        """Whether a class of the repository defines ``__delattr__``."""
-        if self._delattr_cache is None:
-            definers = self.program._definers.get("__delattr__") or set()
-            self._delattr_cache = bool(self.program.class_scopes.keys() & definers)
-        return self._delattr_cache
-
-    _setattr_cache: bool | None = None
-
-    @property
-    def _setattr_defined(self) -> bool:
-        """Whether a class of the repository defines ``__setattr__`` (else no assignment is a call of one)."""
-        if self._setattr_cache is None:
-            program = self.program
-            definers = program._definers.get("__setattr__") or set()
-            self._setattr_cache = bool(program.class_scopes.keys() & definers)
-        return self._setattr_cache
 
     def _property_targets(self, receiver: Vals, attr: str, *, setter: bool = False) -> list[ResolvedTarget]:
         targets: list[ResolvedTarget] = []
