@@ -268,13 +268,7 @@ class Program:
             return found
         summary = self.summaries[module]
         scopes = summary.scopes
-        eager = set()
-        for scope in scopes:
-            outer = scope
-            while outer.kind == "comprehension" and outer.parent is not None:
-                outer = scopes[outer.parent]
-            if outer.kind in ("module", "class"):
-                eager.add(scope.id)
+        eager = _eager_scopes(scopes)
         reads: dict[str, set[int]] = defaultdict(set)
 
         def note(ref: object, line: int) -> None:
@@ -302,13 +296,23 @@ class Program:
         return found
 
     def _eager_call_between(self, module: str, first: int, last: int) -> bool:
-        """Whether code runs between two bindings at import time (a call could see the earlier one)."""
+        """Whether code runs between two bindings at import time (a call could see the earlier one): a call
+        site of the module or a class body, or of their comprehensions, explicit or implicit (an operator,
+        iteration, ``with``, a class statement's hooks, an attribute read, which may run a property), or an
+        import of a repository module."""
         lines = self._eager_call_lines.get(module)
         if lines is None:
             summary = self.summaries[module]
-            eager = {i for i, scope in enumerate(summary.scopes) if scope.kind in ("module", "class")}
-            lines = sorted(c.line for c in summary.calls if c.scope in eager and c.kind in ("call", "deco"))
-            self._eager_call_lines[module] = lines
+            eager = _eager_scopes(summary.scopes)
+            found = {call.line for call in summary.calls if call.scope in eager}
+            found.update(load[1] for load in summary.attribute_loads if load[0] in eager)  # a property
+            found.update(
+                record.line
+                for record in summary.imports
+                if (record.scope == module or record.scope in self.class_scopes)
+                and (self.is_module(record.target) or self.is_module(record.target.rpartition(".")[0]))
+            )
+            lines = self._eager_call_lines[module] = sorted(found)
         index = bisect.bisect_right(lines, first)
         return index < len(lines) and lines[index] < last
 
@@ -625,6 +629,18 @@ class Program:
             if found:
                 return [(klass, found)]
         return []
+
+
+def _eager_scopes(scopes: list[Scope]) -> set[int]:
+    """The scopes whose code runs at import time: the module, class bodies, and their comprehensions."""
+    eager = set()
+    for scope in scopes:
+        outer = scope
+        while outer.kind == "comprehension" and outer.parent is not None:
+            outer = scopes[outer.parent]
+        if outer.kind in ("module", "class"):
+            eager.add(scope.id)
+    return eager
 
 
 #: What a class body that defines ``__eq__`` and no ``__hash__`` binds ``__hash__`` to: ``None``.

@@ -70,12 +70,16 @@ class ScopeTracker:
         """The scope a ``global`` or ``nonlocal`` declaration in ``local`` sends ``name`` to."""
         if name in local.global_names:
             return self.summary.scopes[0]
+        # nonlocal: the nearest enclosing function that binds it (one that declares it nonlocal too passes
+        # it on); when none has bound it yet (it binds it further down), the nearest that does not pass it on
+        enclosing: list[Scope] = []
         outer = local
-        while outer.parent is not None:  # nonlocal: the nearest enclosing function binds it
+        while outer.parent is not None:
             outer = self.summary.scopes[outer.parent]
-            if outer.kind in ("function", "lambda"):
-                return outer
-        return local
+            if outer.kind in ("function", "lambda") and name not in outer.nonlocal_names:
+                enclosing.append(outer)
+        binding = next((scope for scope in enclosing if name in scope.bindings), None)
+        return binding or (enclosing[0] if enclosing else local)
 
     def bind(
         self,
