@@ -124,7 +124,7 @@ def module_replacements(program: Program, evaluator: Evaluator) -> Iterator[tupl
             if ("X", "sys.modules") not in evaluator.evaluate(func, (module, record.scope)).values:
                 continue
             key = record.args[0] if record.args else UNKNOWN
-            replaced = key[1] if key[0] == "s" else module if key == ("n", "__name__") else None
+            replaced = _module_named(key, module)
             affected = ("*",) if replaced is None else (f"member:{replaced}", f"modules:{replaced}")
             yield (
                 replaced,
@@ -137,6 +137,20 @@ def module_replacements(program: Program, evaluator: Evaluator) -> Iterator[tupl
                     affected,
                 ),
             )
+
+
+def _module_named(key: Ref, module: str) -> str | None:
+    """The module name a ``sys.modules`` key spells in ``module``: a string, ``__name__``, or ``__name__``
+    plus a string (``__name__ + ".compat"``); None when computed otherwise."""
+    if key[0] == "s":
+        return str(key[1])
+    if key[0] == "n" and key[1] == "__name__":
+        return module
+    if key[0] == "op" and key[2] == "__add__" and key[3][0] == "s":
+        left = key[1]
+        if left[0] == "n" and left[1] == "__name__":
+            return f"{module}{key[3][1]}"
+    return None
 
 
 def dict_owner(record: CallRecord) -> Ref | None:

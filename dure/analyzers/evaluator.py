@@ -647,7 +647,11 @@ class Evaluator:
             return self.imported(binding.a, binding.b)
         if kind == "valin":
             return self.evaluate(binding.a, binding.b)
-        if kind == "import":
+        if kind == "import":  # ``import a.b as c`` binds what ``a.b`` holds, most often the submodule
+            parent, dot, last = str(binding.a).rpartition(".")
+            summary = self.program.summaries.get(parent) if dot else None
+            if summary is not None and last in summary.scopes[0].bindings:
+                return self.imported(parent, last)
             return self.module_path(binding.a)
         if kind == "iter":
             return self.item(binding.a, key, iterating=True)
@@ -765,10 +769,12 @@ class Evaluator:
         """
         program = self.program
         full = f"{module}.{name}" if module else name
+        if module in program.replaced_modules:  # ``sys.modules[module] = obj``: what obj has is not known
+            return UNKNOWN_VALS
         if module in program.summaries:
             found = program.module_member_bindings(module, name)
             if found:
-                return union(
+                result = union(
                     [
                         self._submodule(f"{module}.{b.b}")
                         if _imports_itself(b, where, module)
@@ -776,11 +782,20 @@ class Evaluator:
                         for b, where in found
                     ]
                 )
+                return self._maybe_submodule(module, name, result)
         if program.is_module(full):
             return single(("M", full))
         if program.is_module(module):
             return UNKNOWN_VALS  # a repository module that does not define the name
         return single(("X", full))
+
+    def _maybe_submodule(self, package: str, name: str, found: Vals) -> Vals:
+        """What attribute ``name`` of ``package`` holds, ``found`` from the package's own bindings: when a
+        submodule of that name exists that the package does not import itself, the first import of it
+        anywhere sets the attribute to the submodule (either, then)."""
+        if name not in self.program.shadowed_submodules.get(package, ()):
+            return found
+        return inexact(union([found, single(("M", f"{package}.{name}"))]))
 
     def _submodule(self, path: str) -> Vals:
         return single(("M", path)) if self.program.is_module(path) else UNKNOWN_VALS
@@ -1048,7 +1063,7 @@ class Evaluator:
                     result = union([self.binding(b, where) for b, where in found])
                 if module in program.dynamic_namespaces:  # ``globals()[k] = v`` may have replaced it
                     return incomplete(result)
-                return result
+                return self._maybe_submodule(module, attr, result)
         if program.is_module(f"{module}.{attr}"):
             return single(("M", f"{module}.{attr}"))
         return UNKNOWN_VALS

@@ -118,6 +118,26 @@ class Program:
         return {qualname: scope for qualname, scope in scopes.items() if scope.kind == "class"}
 
     @cached_property
+    def shadowed_submodules(self) -> dict[str, frozenset[str]]:
+        """By package: the names its ``__init__`` binds at module level, without importing them, to something
+        other than its submodule of that name (``sub = S()`` beside ``pkg/sub.py``): importing the submodule
+        anywhere rebinds the attribute."""
+        found: dict[str, frozenset[str]] = {}
+        for module, summary in self.summaries.items():
+            if not summary.is_package:
+                continue
+            bindings = summary.scopes[0].bindings
+            names = frozenset(
+                name
+                for name in bindings
+                if self.is_module(f"{module}.{name}")
+                and not any(b.kind in ("import", "from") for b in bindings[name])
+            )
+            if names:
+                found[module] = names
+        return found
+
+    @cached_property
     def metaclass_defined(self) -> bool:
         """Whether a class of the repository names a metaclass (else no class object has special methods of
         the repository's)."""

@@ -408,6 +408,8 @@ def _reclassed_by_methods(program: Program) -> list[Uncertainty]:
 ATTRIBUTE_SETTERS = frozenset({"builtins.setattr", "unittest.mock.patch.object", "mock.patch.object"})
 #: Of those, the ones whose replacement may be left out (a ``MagicMock`` then takes the attribute's place).
 MOCK_SETTERS = frozenset({"unittest.mock.patch.object", "mock.patch.object"})
+#: ``patch.multiple(target, name=new, ...)``, by import path.
+MULTIPLE_PATCHERS = frozenset({"unittest.mock.patch.multiple", "mock.patch.multiple"})
 #: Calls that replace what a dotted import path names, ``("pkg.mod.name", new)``, by import path.
 PATH_PATCHERS = frozenset({"unittest.mock.patch", "mock.patch"})
 
@@ -419,6 +421,12 @@ def _stores(
     stores = [*summary.attribute_stores, *_constant_setattrs(summary, module, evaluator)]
     for store in [*stores, *_deletions(summary, module, evaluator)]:
         yield store, evaluator.evaluate(store.base, (module, store.scope))
+    for store, path in _multiple_patches(summary, module, evaluator):
+        key = (module, store.scope)
+        yield (
+            store,
+            _named_by_path(evaluator, path) if path is not None else evaluator.evaluate(store.base, key),
+        )
     for store, path in _dotted_patches(summary, module, evaluator):
         yield store, _named_by_path(evaluator, path)
 
@@ -554,9 +562,12 @@ def _computed_store_target(
     if call.kind != "call" or len(args) < 2:
         return None
     named = func[0] == "n" and func[1] in setters and len(args) >= 3 and args[1][0] != "s"
-    if not (named or _bound_setattr(func) or (func[0] == "a" and func[2] == "setattr")):
+    if not (named or _bound_setattr(func) or (func[0] == "a" and func[2] in ("setattr", "object"))):
         return None
-    arguments = _setattr_arguments(call, evaluator.evaluate(call.func, key), evaluator, key)
+    called = evaluator.evaluate(call.func, key)
+    if called.values and all(value[0] == "X" and value[1] in MOCK_SETTERS for value in called.values):
+        return args[0] if args[1][0] != "s" else None  # ``patch.object(obj, name, new)``
+    arguments = _setattr_arguments(call, called, evaluator, key)
     if arguments is None or arguments[1][0] == "s":
         return None
     return arguments[0]
@@ -612,6 +623,31 @@ def _deletions(summary: ModuleSummary, module: str, evaluator: Evaluator) -> Ite
             deleter = evaluator.evaluate(call.func, (module, call.scope)).values
             if deleter == DELATTR:
                 yield AttributeStore(call.scope, call.args[0], call.args[1][1], UNKNOWN, call.line)
+
+
+def _multiple_patches(
+    summary: ModuleSummary, module: str, evaluator: Evaluator
+) -> Iterator[tuple[AttributeStore, str | None]]:
+    """``mock.patch.multiple(target, name=new, ...)``: each keyword replaces ``name`` of the target, an
+    object or a dotted path (then given too; else None)."""
+    for call in summary.calls:
+        func = call.func
+        if (
+            call.kind != "call"
+            or not call.args
+            or not call.keywords
+            or func[0] != "a"
+            or func[2] != "multiple"
+        ):
+            continue
+        called = evaluator.evaluate(func, (module, call.scope)).values
+        if not called or not all(value[0] == "X" and value[1] in MULTIPLE_PATCHERS for value in called):
+            continue
+        target = call.args[0]
+        path = str(target[1]) if target[0] == "s" else None
+        for name, value in call.keywords:
+            if name is not None:
+                yield AttributeStore(call.scope, target, name, value, call.line), path
 
 
 def _dotted_patches(
