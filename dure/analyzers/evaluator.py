@@ -1747,8 +1747,9 @@ def _implemented(result: Vals) -> Vals:
 
 
 def _sets_computed_names(scope: Scope | None) -> bool:
-    """Whether a method of the class (``scope``) sets attributes of its instances by computed names."""
-    return scope is not None and "*" in scope.instance_attrs
+    """Whether a method of the class (``scope``) sets attributes of its instances by computed names (or
+    replaces their ``__dict__``)."""
+    return scope is not None and ("*" in scope.instance_attrs or "__dict__" in scope.instance_attrs)
 
 
 def _implemented_values(result: Vals) -> Vals:

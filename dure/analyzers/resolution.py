@@ -302,9 +302,11 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                 found.append(_reclassing(program, receivers, owner, summary.relpath, store.line))
             if store.attr in ("__bases__", "__dict__"):  # another MRO, another namespace
                 program.computed_class_members.update(v[1] for v in receivers.values if v[0] == "C")
+                if store.attr == "__dict__":
+                    program.computed_stores.update(v[1] for v in receivers.values if v[0] == "I")
             for value in ordered(receivers.values):
                 binding = Binding("valin", store.value, key)
-                if value[0] == "I":
+                if value[0] in ("I", "S"):  # ``super().__setattr__("x", v)`` stores on ``self``
                     program.store_elsewhere(value[1], store.attr, binding, key)
                     continue
                 if value[0] == "X":  # ``builtins.len = f``: calls resolved to it may reach ``f``

@@ -32,6 +32,17 @@ class Bound:
         return self.item.act()
 
 
+class Swapped:
+    def __init__(self):
+        self.item = Plain()
+
+    def swap(self):
+        super().__setattr__("item", Special())
+
+    def use(self):
+        return self.item.act()
+
+
 class Untouched:
     def __init__(self):
         self.item = Plain()
@@ -48,4 +59,7 @@ Frozen().use()
 bound = Bound()
 bound.__setattr__("item", Special())
 bound.use()
+swapped = Swapped()
+swapped.swap()
+swapped.use()
 Untouched().use()
