@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import sys
 import types
 
 from dure.analyzers.values import NOTHING, UNKNOWN_VALS, Vals, single
@@ -48,11 +49,37 @@ def external_member(path: str, attr: str, *, instance: bool = False) -> Vals:
     """Attribute ``attr`` of the external object at ``path`` (``instance``: of an instance of that class).
     Where ``path`` is a builtin class without such an attribute: nothing for a closed class (the value is
     not the one read from); else unknown (an instance may be of a subclass the index does not see, an
-    exception holds attributes of its own)."""
+    exception holds attributes of its own). A data attribute of ``sys`` or ``os`` (``sys.path``) is an
+    instance of the builtin class the running interpreter has it of (``sys.path.insert`` is
+    ``builtins.list.insert``)."""
+    if not instance:
+        data = module_data_class(path, attr)
+        if data is not None:
+            return single(("XI", data))
     cls = builtin_class(path)
     if cls is None or (_instances_have(cls, attr) if instance else hasattr(cls, attr)):
         return single(("X", f"{path}.{attr}"))
     return NOTHING if path in _CLOSED_CLASSES else UNKNOWN_VALS
+
+
+#: Standard-library modules whose data attributes hold instances of builtin classes.
+DATA_MODULES = frozenset({"sys", "os", "os.path"})
+#: Data attributes the index follows by name (writes to ``sys.modules`` replace modules).
+TRACKED_DATA = frozenset({("sys", "modules")})
+#: The builtin classes such a data attribute may be an instance of.
+DATA_CLASSES = (str, bytes, int, float, bool, list, tuple, dict, set, frozenset)
+
+
+@functools.cache
+def module_data_class(module: str, attr: str) -> str | None:
+    """``builtins.list`` for ``("sys", "path")``: the builtin class of a data attribute of one of
+    :data:`DATA_MODULES`, as the running interpreter has it (they are imported already); else None."""
+    if module not in DATA_MODULES or (module, attr) in TRACKED_DATA:
+        return None
+    imported = sys.modules.get(module)
+    value = getattr(imported, attr, None) if imported is not None else None
+    cls = type(value)
+    return f"builtins.{cls.__name__}" if cls in DATA_CLASSES else None
 
 
 @functools.cache
