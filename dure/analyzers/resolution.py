@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,7 @@ from dure.analyzers.namespaces import DICT_WRITERS, builtin_aliases, namespace_w
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.summary import (
     OWN_NAME,
+    STARRED,
     UNKNOWN,
     AttributeStore,
     Binding,
@@ -40,7 +42,7 @@ from dure.analyzers.summary import (
     Ref,
     Scope,
 )
-from dure.analyzers.values import Vals, ordered, single
+from dure.analyzers.values import NOTHING, Vals, ordered, single, union
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,12 +294,15 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
     """``module.f = g`` / ``Class.m = g`` from outside: an extra binding, and an uncertainty record."""
     found: list[Uncertainty] = []
     _computed_setattrs(program, evaluator)
+    handed = _ArgumentsHanded(program, evaluator)
     for module, summary in sorted(program.summaries.items()):
-        for store, receivers in _stores(summary, module, evaluator):
+        for store, stored_on in _stores(summary, module, evaluator):
             key = (module, store.scope)
             owner = summary.scopes[store.scope].owner
-            if not receivers.complete:
+            receivers = stored_on
+            if not stored_on.complete:
                 program.store_on_unknown(store.attr)
+                receivers = union([stored_on, handed.modules(summary, store.scope, store.base)])
             if store.attr == "__class__":
                 found.append(_reclassing(program, receivers, owner, summary.relpath, store.line))
             if store.attr in ("__bases__", "__dict__"):  # another MRO, another namespace
@@ -329,6 +334,55 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                     found.append(_monkeypatch(owner, summary.relpath, store.line, f"{value[1]}.{store.attr}"))
     evaluator.reset()
     return list(dict.fromkeys(found))  # a store the collector saw twice (as written and as setattr) is one
+
+
+class _ArgumentsHanded:
+    """The modules the callers of a function hand it as a parameter a store is made on (``def install(m):
+    m.helper = fake`` called as ``install(core)``): a monkeypatching helper rebinds ``core.helper``."""
+
+    def __init__(self, program: Program, evaluator: Evaluator) -> None:
+        self.program, self.evaluator = program, evaluator
+        self._calls_by_name: dict[str, list[tuple[str, CallRecord]]] | None = None
+
+    def modules(self, summary: ModuleSummary, scope_id: int, base: Ref) -> Vals:
+        """The modules handed as ``base``, a parameter of the plain function whose body is ``scope_id``."""
+        handed = self.values(summary, scope_id, base)
+        return Vals(frozenset(v for v in handed.values if v[0] == "M"), True, False)
+
+    def values(self, summary: ModuleSummary, scope_id: int, base: Ref) -> Vals:
+        """What the callers hand as ``base``, a parameter of the plain function whose body is ``scope_id``
+        (nothing for another ref)."""
+        scope = summary.scopes[scope_id]
+        if base[0] != "n" or scope.kind != "function" or scope.method_of is not None:
+            return NOTHING
+        position = next((i for i, param in enumerate(scope.params) if param.name == base[1]), None)
+        if position is None or scope.params[position].kind not in POSITIONAL_KINDS:
+            return NOTHING
+        found: list[Vals] = []
+        for module, call in self.calls_named(scope.owner.rpartition(".")[2]):
+            key = (module, call.scope)
+            if not any(
+                v[0] == "F" and v[1] == scope.owner for v in self.evaluator.evaluate(call.func, key).values
+            ):
+                continue
+            given = call.args[position] if position < len(call.args) else dict(call.keywords).get(base[1])
+            if given is not None and given is not STARRED:
+                found.append(self.evaluator.evaluate(given, key))
+        return union(found) if found else NOTHING
+
+    def calls_named(self, name: str) -> list[tuple[str, CallRecord]]:
+        if self._calls_by_name is None:
+            self._calls_by_name = defaultdict(list)
+            for module, summary in self.program.summaries.items():
+                for call in summary.calls:
+                    func = call.func
+                    if call.kind == "call" and func[0] in ("n", "a"):
+                        self._calls_by_name[func[1] if func[0] == "n" else func[2]].append((module, call))
+        return self._calls_by_name.get(name, [])
+
+
+#: The kinds of parameter an argument given by position fills.
+POSITIONAL_KINDS = frozenset({"positional_only", "positional_or_keyword"})
 
 
 def _store_on_scripts(program: Program, attr: str, binding: Binding, key: ScopeKey) -> None:
@@ -475,6 +529,7 @@ def _computed_setattrs(program: Program, evaluator: Evaluator) -> None:
     instance's class hold is then not all known, nor are a class's members or a module's globals. (A method
     that does it to ``self`` is seen by the collector; this finds the others.)"""
     on_first_parameter: set[str] = set()  # functions that do it to their first parameter
+    handed = _ArgumentsHanded(program, evaluator)
     for module, summary in program.summaries.items():
         setters = builtin_aliases(summary, SETATTR)
         for call in summary.calls:
@@ -485,7 +540,10 @@ def _computed_setattrs(program: Program, evaluator: Evaluator) -> None:
             scope = summary.scopes[call.scope]
             if target[0] == "n" and scope.params and target[1] == scope.params[0].name:
                 on_first_parameter.add(scope.owner)
-            for value in evaluator.evaluate(target, key).values:
+            objects = evaluator.evaluate(target, key)
+            if not objects.complete:  # a helper's parameter: what its callers hand it
+                objects = union([objects, handed.values(summary, call.scope, target)])
+            for value in objects.values:
                 if value[0] == "I":
                     program.computed_stores.add(value[1])
                 elif value[0] == "C":

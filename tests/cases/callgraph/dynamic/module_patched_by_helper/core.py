@@ -1,0 +1,11 @@
+def fetch():
+    return "fetch"
+
+
+def store():
+    return "store"
+
+
+def process():
+    fetch()
+    store()
