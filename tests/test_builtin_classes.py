@@ -53,3 +53,13 @@ def test_missing_attributes_are_told_by_path() -> None:
     assert not names_a_missing_attribute("builtins.object.__init__")
     assert not names_a_missing_attribute("builtins.len")
     assert not names_a_missing_attribute("django.db.models.Model.save")
+
+
+def test_data_attributes_of_sys_and_os_are_builtin_instances() -> None:
+    assert external_member("sys", "path") == single(("XI", "builtins.list"))
+    assert external_member("sys", "platform") == single(("XI", "builtins.str"))
+    assert external_member("os", "sep") == single(("XI", "builtins.str"))
+    # sys.modules is followed by name (a write to it replaces a module); functions stay external names
+    assert external_member("sys", "modules") == single(("X", "sys.modules"))
+    assert external_member("os", "getcwd") == single(("X", "os.getcwd"))
+    assert external_member("json", "decoder") == single(("X", "json.decoder"))

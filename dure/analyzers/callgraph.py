@@ -836,7 +836,7 @@ class CallResolver:
         holds: possible."""
         record = site.record
         given = record.args[0]
-        letters = _percent_letters(record.func[1]) if record.func[0] == "s" else None
+        letters = percent_conversions(record.func[1]) if record.func[0] == "s" else None
         if letters is None or given is STARRED:
             return self._possibly_shown(site, letters)
         if given[0] == "q" and given[1] == "tuple":
@@ -2108,7 +2108,7 @@ def _is_item_container(values: Vals) -> bool:
     return any(value[0] == "Q" and value[2] in ITEM_CONTAINERS for value in values.values)
 
 
-def _percent_letters(template: str) -> list[str] | None:
+def percent_conversions(template: str) -> list[str] | None:
     """The type letters of the conversions of a ``%``-format, in order; None when a conversion takes its
     argument from a mapping or its width from the arguments (they no longer pair off)."""
     letters: list[str] = []
