@@ -293,8 +293,8 @@ def _resolve_bases(program: Program, evaluator: Evaluator) -> None:
 def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertainty]:
     """``module.f = g`` / ``Class.m = g`` from outside: an extra binding, and an uncertainty record."""
     found: list[Uncertainty] = []
-    _computed_setattrs(program, evaluator)
     handed = _ArgumentsHanded(program, evaluator)
+    _computed_setattrs(program, evaluator, handed)
     for module, summary in sorted(program.summaries.items()):
         for store, stored_on in _stores(summary, module, evaluator):
             key = (module, store.scope)
@@ -523,13 +523,12 @@ def _constant_setattrs(summary: ModuleSummary, module: str, evaluator: Evaluator
     return stores
 
 
-def _computed_setattrs(program: Program, evaluator: Evaluator) -> None:
+def _computed_setattrs(program: Program, evaluator: Evaluator, handed: _ArgumentsHanded) -> None:
     """``setattr(obj, name, value)`` with a computed name (or ``object.__setattr__`` alike) and writes to
     ``obj.__dict__`` / ``vars(obj)``: any attribute of ``obj`` may be set. What the stored attributes of an
     instance's class hold is then not all known, nor are a class's members or a module's globals. (A method
     that does it to ``self`` is seen by the collector; this finds the others.)"""
     on_first_parameter: set[str] = set()  # functions that do it to their first parameter
-    handed = _ArgumentsHanded(program, evaluator)
     for module, summary in program.summaries.items():
         setters = builtin_aliases(summary, SETATTR)
         for call in summary.calls:
