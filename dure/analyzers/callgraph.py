@@ -329,6 +329,7 @@ class CallResolver:
         self._callers_known: dict[str, bool] = {}  # see _all_callers_known
         self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
         self._defined_methods: dict[str, bool] = {}  # see _class_defines
+        self._unsure_constructions: set[str] = set()  # classes whose __init__ or __new__ is decorated
         self._answering_memo: dict[tuple[str, str, str], frozenset[str]] = {}
         self._passed_memo: dict[tuple[ScopeKey, int], tuple[Vals | None]] = {}  # see _passed_values
         # Keep values that a long chain of passed-on parameters cut short too: with the callers the flow pass
@@ -1387,6 +1388,7 @@ class CallResolver:
         classes = [cls] if exact else [cls, *sorted(self.program.subclasses(cls))]
         per_class = [self._construction(klass) for klass in classes]
         same = unique and all(targets == per_class[0] for targets in per_class)
+        same = same and self._unsure_constructions.isdisjoint(classes)
         # a metaclass may skip both methods, a ``__new__`` returning something else only ``__init__``
         skips_new = any(self._custom_metaclass(klass) for klass in classes)
         skips_init = skips_new or any(self._new_returns_another(klass) for klass in classes)
@@ -1450,16 +1452,36 @@ class CallResolver:
             if name == "__init__" and generated is not None:
                 hits.extend(generated)
                 continue
+            program = self.program
+            rewritten = program.computed_class_members and not program.computed_class_members.isdisjoint(
+                program.mro(cls)
+            )
+            if rewritten:  # ``setattr(cls, name, f)`` in a class decorator may have set it
+                self._unsure_constructions.add(cls)
             for owner, bindings in self.program.class_member(cls, name):
-                if any(b.kind == "def" for b, _ in bindings):
-                    hits.append(
-                        (f"{owner}.{name}", 1)
-                    )  # ``__new__`` gets the class, ``__init__`` the instance
+                plain = all(b.kind == "def" for b, _ in bindings) and not self._decorated(bindings)
+                if plain:  # ``__new__`` gets the class, ``__init__`` the instance
+                    hits.append((f"{owner}.{name}", 1))
                     continue
                 assigned = self.evaluator.class_member(owner, name, exact=True)  # ``__init__ = setup``
-                if assigned.is_exact() and next(iter(assigned.values))[0] == "F":
-                    hits.append((next(iter(assigned.values))[1], 1))
+                functions = [value[1] for value in ordered(assigned.values) if value[0] == "F"]
+                if assigned.is_exact() and len(functions) == 1 and len(assigned.values) == 1:
+                    hits.append((functions[0], 1))
+                elif functions or any(b.kind == "def" for b, _ in bindings):  # decorated, or rebound
+                    hits.extend((function, 1) for function in functions)
+                    self._unsure_constructions.add(cls)
         return hits or [(cls, 0)]
+
+    def _decorated(self, bindings: list[tuple[Binding, ScopeKey]]) -> bool:
+        """Whether a ``def`` among ``bindings`` is under a decorator that is not transparent."""
+        evaluator = self.evaluator
+        for binding, where in bindings:
+            if binding.kind != "def" or not isinstance(binding.b, int):
+                continue
+            scope = self.program.summaries[where[0]].scopes[binding.b]
+            if any(not evaluator.is_transparent(decorator, where) for decorator in scope.decorators):
+                return True
+        return False
 
     def _generated_init(self, cls: str) -> list[tuple[str, int]] | None:
         """When the ``__init__`` that calling ``cls`` runs is one ``@dataclass`` (or attrs) wrote, found on
@@ -1528,6 +1550,8 @@ class CallResolver:
             if any(self._builds_another_class(key) for key in program.bodies(f"{owner}.__new__")):
                 return True
             returned = self.evaluator.returns(f"{owner}.__new__")
+            if not returned.complete:  # what it returns is not all known: perhaps no instance of ``cls``
+                return True
             allowed = {cls, *program.mro(cls), *program.subclasses(cls)}
             foreign = [v for v in returned.values if (v[0] == "I" and v[1] not in allowed) or v[0] == "XI"]
             if any(v != ("XI", "builtins.NoneType") for v in foreign):  # None: a flow-insensitive default
