@@ -169,6 +169,8 @@ OPERATOR_FUNCTIONS = {
 }
 #: ``operator.contains(a, b)`` asks ``a.__contains__(b)``.
 OPERATOR_CONTAINS = "operator.contains"
+#: Decorators, by the last name they are spelt with, that make a property of the function below them.
+PROPERTY_MAKERS = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
 #: Decorators, by the last name they are spelt with, that answer from a cache instead of calling.
 MEMOISING_DECORATORS = frozenset({"lru_cache", "cache"})
 #: Functions of the standard library that order the items of their first argument with what they are given
@@ -1940,7 +1942,10 @@ class CallResolver:
         classes = [cls] if exact else [cls, *self.program.subclasses(cls)]
         for klass in classes:
             for owner, bindings in self.program.class_member(klass, attr):
-                accessors = {b.a for b, _ in bindings if b.kind == "def" and b.a in wanted}
+                accessors: set[str] = set()
+                for binding, where in bindings:
+                    if binding.kind == "def" and binding.a in wanted:
+                        accessors.update(self._wrapped_accessor(binding, where))
                 accessor = index.assigned.get((owner, attr), (None, None))[1 if setter else 0]
                 if accessor is not None:
                     accessors.update(self._accessors(owner, accessor))
@@ -1949,6 +1954,24 @@ class CallResolver:
         if shadowed and found:
             found.add(NO_ACCESSOR)
         return sorted(found)
+
+    def _wrapped_accessor(self, binding: Binding, where: ScopeKey) -> list[str]:
+        """The function a ``@property`` (``@p.setter``) ``def`` gives the property: the ``def`` itself, or
+        what the decorators below ``@property`` made of it (:data:`UNKNOWN_ACCESSOR` among them when that
+        may be something else)."""
+        scope = self.program.summaries[where[0]].scopes[binding.b]
+        texts = scope.decorator_texts
+        marks = [i for i, text in enumerate(texts) if text.rpartition(".")[2] in PROPERTY_MAKERS]
+        below = scope.decorators[marks[0] + 1 :] if marks else ()
+        if not below:
+            return [binding.a]
+        made = single(("F", binding.a, False))
+        for decorator in reversed(below):
+            made = self.evaluator.decorate(decorator, made, where)
+        functions = [value[1] for value in ordered(made.values) if value[0] == "F"]
+        if not made.is_exact() or len(functions) != len(made.values):
+            functions.append(UNKNOWN_ACCESSOR)
+        return functions
 
     def _accessors(self, owner: str, accessor: Ref) -> list[str]:
         """The functions ``accessor`` (an argument of ``property(...)`` in the body of class ``owner``) may

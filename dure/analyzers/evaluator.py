@@ -824,10 +824,10 @@ class Evaluator:
             return current
         outer = (key[0], scope.parent)
         for decorator in reversed(scope.decorators):
-            current = self._decorate(decorator, current, outer)
+            current = self.decorate(decorator, current, outer)
         return current
 
-    def _decorate(self, decorator: Ref, current: Vals, key: ScopeKey) -> Vals:
+    def decorate(self, decorator: Ref, current: Vals, key: ScopeKey) -> Vals:
         """``@decorator`` over a definition valued ``current``.
 
         A transparent decorator keeps the value; a repository decorator gives what it returns (a
