@@ -68,6 +68,9 @@ INIT_WRITERS = frozenset(
         "attrs.frozen",
     }
 )
+#: The special methods ``@dataclass`` and attrs write (unless told ``repr=False``, ``eq=False``), by the
+#: option that turns each off.
+GENERATED_METHODS = {"__repr__": "repr", "__eq__": "eq", "__hash__": "eq"}
 #: ``functools.partial``: as a decorator, it passes the function after the arguments it binds.
 PARTIAL = ("X", "functools.partial")
 #: Calling these builtin classes gives an instance of them.
@@ -1102,6 +1105,10 @@ class Evaluator:
 
     def _class_instance_member(self, cls: str, attr: str) -> Vals:
         program = self.program
+        if attr in GENERATED_METHODS:
+            generated = self._generated_method(cls, attr)
+            if generated is not None:
+                return generated
         parts: list[Vals] = []
         class_scopes = program.class_scopes
         elsewhere = attr in program.attrs_stored_elsewhere  # rarely: most attributes are stored by methods
@@ -1164,6 +1171,25 @@ class Evaluator:
                 value[1] for value in ordered(self.evaluate(scope.metaclass, outer).values) if value[0] == "C"
             ]
         return []
+
+    def _generated_method(self, cls: str, attr: str) -> Vals | None:
+        """``__repr__``, ``__eq__`` or ``__hash__`` that ``@dataclass`` (or attrs) wrote on a class of the MRO
+        of ``cls`` before any class that defines it: no function of the repository (``__hash__`` is ``None``
+        or a generated one); None when the lookup finds a written one first."""
+        program = self.program
+        for klass in program.mro(cls):
+            scope = program.class_scopes.get(klass)
+            if scope is None or attr in scope.bindings:
+                return None
+            if not scope.decorators:
+                continue
+            writes = self.field_classes.get(klass)
+            if writes is None:
+                writes = self.field_classes[klass] = self._writes_fields(klass)
+            texts = "".join(scope.decorator_texts).replace(" ", "")
+            if writes and f"{GENERATED_METHODS[attr]}=False" not in texts:
+                return single(("X", f"builtins.object.{attr}"))
+        return None
 
     def _is_field(self, cls: str, attr: str) -> bool:
         """Whether ``attr`` is a field of class ``cls`` that a written ``__init__`` stores on each instance:
