@@ -488,10 +488,12 @@ class ModuleCollector(ExpressionCollector):
                     self._call(target, "attrdel", self.ref(target), text_of(target))
 
     def raise_(self, node: ast.Raise) -> None:
-        """``raise E`` instantiates the class ``E`` (``raise E(...)`` is an ordinary call)."""
+        """``raise E`` instantiates the class ``E`` (``raise E(...)`` is an ordinary call), and so does
+        ``raise ... from C`` for its cause ``C``."""
         self.plain(node)
-        if isinstance(node.exc, ast.Name | ast.Attribute):
-            self._call(node.exc, "raise", self.ref(node.exc), text_of(node.exc))
+        for raised in (node.exc, node.cause):
+            if isinstance(raised, ast.Name | ast.Attribute):
+                self._call(raised, "raise", self.ref(raised), text_of(raised))
 
     def match(self, node: ast.Match) -> None:
         self.block_depth += 1

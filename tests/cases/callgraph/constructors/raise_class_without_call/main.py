@@ -3,11 +3,21 @@ class Stop(Exception):
         super().__init__("stop")
 
 
+class Cause(Exception):
+    def __init__(self):
+        super().__init__("cause")
+
+
 def halt():
     raise Stop
 
 
-try:
-    halt()
-except Stop:
-    pass
+def chained():
+    raise Stop from Cause
+
+
+for step in (halt, chained):
+    try:
+        step()
+    except Stop:
+        pass
