@@ -1,11 +1,11 @@
-def fetch():
-    return "fetch"
+def load():
+    return "load"
 
 
-def store():
-    return "store"
+def save():
+    return "save"
 
 
-def process():
-    fetch()
-    store()
+def sync():
+    load()
+    save()

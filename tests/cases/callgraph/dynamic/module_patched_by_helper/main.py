@@ -6,7 +6,7 @@ def fake():
 
 
 def install(module):
-    module.fetch = fake
+    module.load = fake
 
 
 def patch(target, name, value):
@@ -15,8 +15,8 @@ def patch(target, name, value):
 
 def run():
     install(core)
-    patch(core, "store", fake)
-    core.process()
+    patch(core, "save", fake)
+    core.sync()
 
 
 run()
