@@ -302,7 +302,8 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
             receivers = stored_on
             if not stored_on.complete:
                 program.store_on_unknown(store.attr)
-                receivers = union([stored_on, handed.modules(summary, store.scope, store.base)])
+                made = _classes_given_first(handed, summary.scopes[store.scope], store.base)
+                receivers = union([stored_on, handed.modules(summary, store.scope, store.base), made])
             if store.attr == "__class__":
                 found.append(_reclassing(program, receivers, owner, summary.relpath, store.line))
             if store.attr in ("__bases__", "__dict__"):  # another MRO, another namespace
@@ -343,6 +344,7 @@ class _ArgumentsHanded:
     def __init__(self, program: Program, evaluator: Evaluator) -> None:
         self.program, self.evaluator = program, evaluator
         self._calls_by_name: dict[str, list[tuple[str, CallRecord]]] | None = None
+        self._made_with: dict[str, set[str]] | None = None
 
     def modules(self, summary: ModuleSummary, scope_id: int, base: Ref) -> Vals:
         """The modules handed as ``base``, a parameter of the plain function whose body is ``scope_id``."""
@@ -370,6 +372,24 @@ class _ArgumentsHanded:
                 found.append(self.evaluator.evaluate(given, key))
         return union(found) if found else NOTHING
 
+    def classes_made_with(self, function: str) -> set[str]:
+        """The classes handed to ``function`` as first argument as they are made: as a class decorator,
+        to their ``__init_subclass__`` (a base's) or their metaclass's ``__init__``."""
+        if self._made_with is None:
+            program, evaluator = self.program, self.evaluator
+            self._made_with = defaultdict(set)
+            for cls, scope in program.class_scopes.items():
+                parent = program.parent(program.def_scope[cls])
+                if parent is None:
+                    continue
+                handed = [f"{base}.__init_subclass__" for base in program.mro(cls)[1:]]
+                for decorator in scope.decorators:
+                    handed.extend(v[1] for v in evaluator.evaluate(decorator, parent).values if v[0] == "F")
+                handed.extend(f"{meta}.__init__" for meta in evaluator.metaclasses(cls))
+                for receiver in handed:
+                    self._made_with[receiver].add(cls)
+        return self._made_with.get(function, set())
+
     def calls_named(self, name: str) -> list[tuple[str, CallRecord]]:
         if self._calls_by_name is None:
             self._calls_by_name = defaultdict(list)
@@ -379,6 +399,16 @@ class _ArgumentsHanded:
                     if call.kind == "call" and func[0] in ("n", "a"):
                         self._calls_by_name[func[1] if func[0] == "n" else func[2]].append((module, call))
         return self._calls_by_name.get(name, [])
+
+
+def _classes_given_first(handed: _ArgumentsHanded, scope: Scope, base: Ref) -> Vals:
+    """The classes handed as ``base``, when it is the first parameter of a class decorator (or of an
+    ``__init_subclass__``, or a metaclass's ``__init__``): ``cls.__init__ = f`` in a decorator sets it on the
+    classes it decorates."""
+    if base[0] != "n" or not scope.params or base[1] != scope.params[0].name:
+        return NOTHING
+    classes = handed.classes_made_with(scope.owner)
+    return union([single(("C", cls, True)) for cls in sorted(classes)]) if classes else NOTHING
 
 
 #: The kinds of parameter an argument given by position fills.
@@ -549,33 +579,15 @@ def _computed_setattrs(program: Program, evaluator: Evaluator, handed: _Argument
                     program.computed_class_members.add(value[1])
                 elif value[0] == "M" and value[1] in program.summaries:
                     program.dynamic_namespaces.add(value[1])
-    rewriting = _namespace_rewriting_metaclasses(program)
-    if on_first_parameter or rewriting or program.computed_stores:
+    for function in on_first_parameter:
+        program.computed_class_members.update(handed.classes_made_with(function))
+    rewritten = _namespace_rewriting_metaclasses(program) | program.computed_stores
+    if rewritten:  # made by a metaclass that rewrites the namespace or whose instances get computed names
         program.computed_class_members.update(
-            _classes_rewritten(program, evaluator, on_first_parameter, rewriting)
+            cls
+            for cls in program.class_scopes
+            if any(not rewritten.isdisjoint(program.mro(meta)) for meta in evaluator.metaclasses(cls))
         )
-
-
-def _classes_rewritten(
-    program: Program, evaluator: Evaluator, functions: set[str], rewriting: set[str]
-) -> Iterator[str]:
-    """The classes whose members code may set by computed names as they are made: given as first argument
-    to one of ``functions`` (as a class decorator, to their ``__init_subclass__`` or their metaclass's
-    ``__init__``), or made by a metaclass that rewrites the namespace (``rewriting``) or whose instances get
-    attributes set by computed names."""
-    rewritten = rewriting | program.computed_stores
-    for cls, scope in program.class_scopes.items():
-        parent = program.parent(program.def_scope[cls])
-        if parent is None:
-            continue
-        handed = [f"{base}.__init_subclass__" for base in program.mro(cls)[1:]]
-        for decorator in scope.decorators:
-            handed.extend(v[1] for v in evaluator.evaluate(decorator, parent).values if v[0] == "F")
-        metaclasses = evaluator.metaclasses(cls)
-        handed.extend(f"{meta}.__init__" for meta in metaclasses)
-        made = any(not rewritten.isdisjoint(program.mro(meta)) for meta in metaclasses)
-        if made or not functions.isdisjoint(handed):
-            yield cls
 
 
 def _namespace_rewriting_metaclasses(program: Program) -> set[str]:
