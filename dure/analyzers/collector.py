@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from dure.analyzers.expressions import BINARY_DUNDERS, ExpressionCollector, is_getattr
+from dure.analyzers.mangling import BOUND_AS, mangle_private_names, may_need_mangling
 from dure.analyzers.model import Definition, DefinitionKind, Import, ImportCondition, Parameter
 from dure.analyzers.refs import text_of
 from dure.analyzers.source import SourceFile
@@ -129,7 +130,7 @@ class ModuleCollector(ExpressionCollector):
         self._define(node, qualname, kind, scope, parameters=parameters, returns=returns)
         if node.decorator_list:
             self._decorate(node, qualname, scope.decorators)
-        self.bind(node.name, "def", qualname, scope.id)
+        self.bind(getattr(node, BOUND_AS, node.name), "def", qualname, scope.id)
         self._scope_body(scope, node.body)
         scope.ends_in_raise = type(node.body[-1]) is ast.Raise
 
@@ -212,7 +213,7 @@ class ModuleCollector(ExpressionCollector):
         self._define(node, qualname, DefinitionKind.CLASS, scope)
         self._call(node, "classdef", ("d", qualname), f"class {node.name}")  # metaclass, __init_subclass__
         self._decorate(node, qualname, scope.decorators)
-        self.bind(node.name, "class", qualname, scope.id)
+        self.bind(getattr(node, BOUND_AS, node.name), "class", qualname, scope.id)
         self._scope_body(scope, node.body)
 
     def _base_ref(self, node: ast.expr) -> Ref:
@@ -623,4 +624,6 @@ if hasattr(ast, "TypeAlias"):  # Python 3.12+
 
 def collect(source: SourceFile, tree: ast.Module, text: str) -> ModuleSummary:
     """The summary of one parsed module."""
+    if may_need_mangling(text):
+        mangle_private_names(tree)
     return ModuleCollector(source, text, _docstring(tree.body)).collect(tree)
