@@ -947,6 +947,22 @@ class CallResolver:
             return self._module_fallback(value[1], attr, unique=unique)
         return []
 
+    def _any_name_hooks(self, receiver: Vals) -> list[ResolvedTarget]:
+        """The ``__getattr__`` hooks that reading a computed name on ``receiver`` may run (possible): its
+        module's, or those on the MRO of any class the instance may be."""
+        hooks: set[str] = set()
+        program, evaluator = self.program, self.evaluator
+        for value in ordered(receiver.values):
+            if value[0] == "M" and value[1] in program.summaries:
+                found = evaluator.module_member(value[1], "__getattr__")
+            elif value[0] == "I":
+                classes = [value[1]] if value[2] else [value[1], *sorted(program.subclasses(value[1]))]
+                found = union([evaluator.instance_member(c, "__getattr__", exact=True) for c in classes])
+            else:
+                continue
+            hooks.update(v[1] for v in found.values if v[0] == "F")
+        return [ResolvedTarget(hook, Certainty.POSSIBLE, 1) for hook in sorted(hooks)]
+
     def _instance_fallbacks(self, cls: str, attr: str, *, exact: bool, unique: bool) -> list[ResolvedTarget]:
         """The ``__getattr__`` that reading ``attr`` on an instance of ``cls`` runs: certain only when no
         class the instance may be has ``attr`` and one ``__getattr__`` serves them all; else possible."""
@@ -1177,6 +1193,13 @@ class CallResolver:
             if self._getattr_hooks_defined and record.args[0] is not STARRED:  # a missing one: __getattr__
                 read: Ref = ("a", record.args[0], record.args[1][1])
                 targets.extend(_possibly(self._attribute_fallbacks(read, site)))
+        elif (
+            path in ATTRIBUTE_READERS
+            and len(record.args) >= 2
+            and STARRED not in record.args[:2]
+            and self._getattr_hooks_defined
+        ):  # a computed name may be one nothing binds
+            targets.extend(self._any_name_hooks(evaluate(record.args[0], site.key)))
         if path in RUNS_UNNAMED_CODE:
             targets.append(ResolvedTarget(f"{path}: code named by its data", Certainty.UNRESOLVED))
         consumption = CONSUMERS.get(path)
@@ -1792,10 +1815,13 @@ class CallResolver:
                         continue
                     texts = program.summaries[where[0]].scopes[binding.b].decorator_texts
                     if any(text.endswith(".deleter") for text in texts):
-                        found.add(binding.a)
-        certain = unique and len(found) == 1 and (exact or not program.open_dispatch(cls, attr))
+                        found.update(self._wrapped_accessor(binding, where))
+        unknown = [ResolvedTarget(attr, Certainty.UNRESOLVED)] if UNKNOWN_ACCESSOR in found else []
+        found.discard(UNKNOWN_ACCESSOR)
+        certain = not unknown and unique and len(found) == 1
+        certain = certain and (exact or not program.open_dispatch(cls, attr))
         certainty = Certainty.CERTAIN if certain else Certainty.POSSIBLE
-        return [ResolvedTarget(deleter, certainty, 1) for deleter in sorted(found)]
+        return [*unknown, *(ResolvedTarget(deleter, certainty, 1) for deleter in sorted(found))]
 
     def _property_targets(self, receiver: Vals, attr: str, *, setter: bool = False) -> list[ResolvedTarget]:
         targets: list[ResolvedTarget] = []

@@ -337,7 +337,8 @@ class Evaluator:
         if tag == "or":
             return union([self.evaluate(r, key) for r in ref[1]])
         if tag == "super":
-            if self.program.borrowed and self.program.scope(key).owner in self.program.borrowed:
+            owner = self.program.scope(key).owner
+            if owner in self.program.borrowed or owner in self.program.foreign_selves:
                 return incomplete(single(("S", ref[1])))  # ``self`` may be no instance of the class: fails
             return single(("S", ref[1]))
         if tag == "superof":
@@ -947,7 +948,9 @@ class Evaluator:
             if scope.method_kind == "class" or (scope.method_kind == "instance" and _is_new(scope.owner)):
                 return union([single(("C", cls, False)) for cls in (scope.method_of, *borrowers)])
             if scope.method_kind in ("instance", "property"):
-                return union([single(("I", cls, False)) for cls in (scope.method_of, *borrowers)])
+                own = [single(("I", cls, False)) for cls in (scope.method_of, *borrowers)]
+                foreign = self.program.foreign_selves.get(scope.owner)
+                return union(own if foreign is None else [*own, foreign])
         self.reads += 1  # its value changes when arguments flow in
         if param.kind in PACKED_PARAMETERS:  # a tuple (a dict) of what callers pass there
             flowed = self.param_flow(key, index) if self.param_flow is not None else None
@@ -1002,9 +1005,11 @@ class Evaluator:
         if tag == "X":
             if value == MAIN_MODULE:
                 return self._script_member(attr)
-            return external_member(value[1], attr)
+            found = external_member(value[1], attr)
+            return self._patched(found) if self.program.patched_externals else found
         if tag == "XI":
-            return external_member(value[1], attr, instance=True)
+            found = external_member(value[1], attr, instance=True)
+            return self._patched(found) if self.program.patched_externals else found
         if tag == "I":
             found = self.instance_member(value[1], attr, exact=value[2])
             program = self.program
@@ -1024,6 +1029,19 @@ class Evaluator:
                 return UNKNOWN_VALS
             return single(("X", f"builtins.property.{attr}"))
         return UNKNOWN_VALS
+
+    def _patched(self, found: Vals) -> Vals:
+        """``found``, an external attribute read at run time, or what code stored on it (a test's
+        ``monkeypatch.setattr(time, "time", fake)``): then not exact. (``from time import time`` binds the
+        original once, at import: not this.)"""
+        patched = self.program.patched_externals
+        stored = [
+            self.binding(binding, where)
+            for value in found.values
+            if value[0] == "X" and value[1] in patched
+            for binding, where in patched[value[1]]
+        ]
+        return inexact(union([found, *stored])) if stored else found
 
     def _script_member(self, attr: str) -> Vals:
         """``__main__.attr``: the module-level ``attr`` of any module that may be the script run (not

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from functools import cached_property
 
 from dure.analyzers.hierarchy import c3_linearise, transitive_subclasses
-from dure.analyzers.summary import Binding, ModuleSummary, Ref, Scope
+from dure.analyzers.summary import Binding, CallRecord, ModuleSummary, Ref, Scope
+from dure.analyzers.values import Vals
 
 ScopeKey = tuple[str, int]  # (module, scope id)
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -66,6 +67,9 @@ class Program:
         # methods also bound in classes unrelated to their own (``m = A.m`` in class ``B``): by method, those
         # classes, whose instances its ``self`` may be
         self.borrowed: dict[str, set[str]] = defaultdict(set)
+        # instance methods called unbound with a first argument that may be no instance of their class
+        # (``A.m(B())``), or handed on unbound: by method, what else their ``self`` may be
+        self.foreign_selves: dict[str, Vals] = {}
         # classes whose members code sets by computed names (``setattr(cls, name, f)``)
         self.computed_class_members: set[str] = set()
         self.outside_stores = 0  # how many store_elsewhere made: what read the instance attributes may change
@@ -75,6 +79,9 @@ class Program:
         self.dynamic_namespaces: set[str] = set()  # modules whose globals are written through globals()
         self.replaced_modules: set[str] = set()  # modules that ``sys.modules[name] = obj`` replaces
         self.rebound_builtins: set[str] = set()  # builtins that ``builtins.name = f`` rebinds
+        # external attributes stored on (``time.time = fake``, a test's ``monkeypatch.setattr``), by import
+        # path: the stores' values, which a read of the attribute may give instead
+        self.patched_externals: dict[str, list[tuple[Binding, ScopeKey]]] = defaultdict(list)
         self._bindings_memo: dict[tuple[ScopeKey, str, bool], list[tuple[Binding, ScopeKey]]] = {}
         self._member_memo: dict[tuple[str, str, bool], list[tuple[Binding, ScopeKey]] | None] = {}
         self._dispatch_memo: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
@@ -476,6 +483,18 @@ class Program:
         for name, classes in added.items():
             table[name] = table.get(name, set()) | classes
         return table
+
+    @cached_property
+    def calls_by_name(self) -> dict[str, list[tuple[str, CallRecord]]]:
+        """The explicit calls of a name or an attribute (``f(...)``, ``x.f(...)``) by that name, with their
+        modules."""
+        table: dict[str, list[tuple[str, CallRecord]]] = defaultdict(list)
+        for module, summary in self.summaries.items():
+            for call in summary.calls:
+                func = call.func
+                if call.kind == "call" and func[0] in ("n", "a"):
+                    table[func[1] if func[0] == "n" else func[2]].append((module, call))
+        return dict(table)
 
     @cached_property
     def _body_definers(self) -> dict[str, set[str]]:

@@ -42,7 +42,7 @@ from dure.analyzers.summary import (
     Ref,
     Scope,
 )
-from dure.analyzers.values import NOTHING, Vals, ordered, single, union
+from dure.analyzers.values import NOTHING, UNKNOWN_VALS, Vals, ordered, single, union
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +85,7 @@ def resolve(
     replaced = _replaced_modules(program, evaluator)  # before anything reads those modules' members
     _dynamic_classes(program, evaluator)
     _borrowed_methods(program, evaluator)
+    _foreign_selves(program, evaluator)
     reclassed = _reclassed_by_methods(program)
     uncertainties = [*replaced, *reclassed, *_attribute_stores(program, evaluator)]
     _container_adds(program, evaluator)
@@ -320,6 +321,8 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                         program.rebound_builtins.add(store.attr)
                     if value == MAIN_MODULE:
                         _store_on_scripts(program, store.attr, binding, key)
+                    else:  # ``time.time = fake``: a read of ``time.time`` may give ``fake``
+                        program.patched_externals[f"{value[1]}.{store.attr}"].append((binding, key))
                     found.append(_monkeypatch(owner, summary.relpath, store.line, f"{value[1]}.{store.attr}"))
                     continue
                 if value[0] == "M":
@@ -343,7 +346,6 @@ class _ArgumentsHanded:
 
     def __init__(self, program: Program, evaluator: Evaluator) -> None:
         self.program, self.evaluator = program, evaluator
-        self._calls_by_name: dict[str, list[tuple[str, CallRecord]]] | None = None
         self._made_with: dict[str, set[str]] | None = None
 
     def modules(self, summary: ModuleSummary, scope_id: int, base: Ref) -> Vals:
@@ -391,14 +393,7 @@ class _ArgumentsHanded:
         return self._made_with.get(function, set())
 
     def calls_named(self, name: str) -> list[tuple[str, CallRecord]]:
-        if self._calls_by_name is None:
-            self._calls_by_name = defaultdict(list)
-            for module, summary in self.program.summaries.items():
-                for call in summary.calls:
-                    func = call.func
-                    if call.kind == "call" and func[0] in ("n", "a"):
-                        self._calls_by_name[func[1] if func[0] == "n" else func[2]].append((module, call))
-        return self._calls_by_name.get(name, [])
+        return self.program.calls_by_name.get(name, [])
 
 
 def _classes_given_first(handed: _ArgumentsHanded, scope: Scope, base: Ref) -> Vals:
@@ -469,6 +464,117 @@ def _note_borrowed(program: Program, cls: str, members: Vals) -> None:
         owner = program.scope(key).method_of if key is not None else None
         if owner is not None and owner not in program.mro(cls):
             program.borrowed[value[1]].add(cls)
+
+
+def _foreign_selves(program: Program, evaluator: Evaluator) -> None:
+    """Methods read from a class and called with a first argument that may be no instance of theirs
+    (``A.greet(B())``), or handed on unbound (``map(A.greet, items)``): their ``self`` may then be anything
+    that argument is. Only receivers spelt as a class may give an unbound method (a name bound to a class
+    or by an import, ``cls``, an attribute named as a class, ``x.__class__``, ``type(x)``): that keeps
+    this cheap."""
+    methods = _instance_method_names(program)
+    if not methods:
+        return
+    class_names = {cls.rpartition(".")[2] for cls in program.class_scopes} | {"__class__"}
+    evaluated = False
+    for name in sorted(methods):
+        for module, record in program.calls_by_name.get(name, ()):
+            func = record.func
+            key = (module, record.scope)
+            if func[0] != "a" or not _may_be_class(program, func[1], key, class_names):
+                continue
+            evaluated = True
+            first = record.args[0] if record.args else None
+            for method in _unbound_methods(program, evaluator, func, key):
+                if first is None or first == STARRED:
+                    program.foreign_selves[method] = UNKNOWN_VALS
+                else:
+                    _note_foreign(program, method, evaluator.evaluate(first, key))
+    for module, summary in program.summaries.items():
+        for use in summary.uses:
+            ref = use.ref
+            if ref[0] != "a" or ref[2] not in methods:
+                continue
+            key = (module, use.scope)
+            if _may_be_class(program, ref[1], key, class_names):
+                evaluated = True
+                for method in _unbound_methods(program, evaluator, ref, key):
+                    program.foreign_selves[method] = UNKNOWN_VALS
+    if evaluated:
+        evaluator.reset()
+
+
+def _instance_method_names(program: Program) -> set[str]:
+    return {
+        name
+        for scope in program.class_scopes.values()
+        for name, bindings in scope.bindings.items()
+        if any(b.kind == "def" and _is_instance_method(program, b.a) for b in bindings)
+    }
+
+
+def _is_instance_method(program: Program, qualname: str) -> bool:
+    key = program.def_scope.get(qualname)
+    return key is not None and program.scope(key).method_kind == "instance"
+
+
+def _may_be_class(program: Program, base: Ref, key: ScopeKey, class_names: set[str]) -> bool:
+    tag = base[0]
+    if tag == "a":
+        return base[2] in class_names
+    if tag == "c":
+        return base[1] == ("n", "type") and len(base[2]) == 1
+    if tag != "n":
+        return False
+    name = base[1]
+    if name in class_names:
+        return True
+    scope = program.scope(key)
+    if scope.params and name == scope.params[0].name and scope.method_kind == "instance":
+        return False  # ``self``
+    found = program.lookup(key, name)
+    return bool(found) and all(
+        b.kind in ("class", "import", "from") or (b.kind == "param" and b.a == 0 and _gets_class(program, at))
+        for b, at in found or ()
+    )
+
+
+def _gets_class(program: Program, key: ScopeKey) -> bool:
+    """Whether the first parameter of the function at ``key`` is a class (``cls``)."""
+    scope = program.scope(key)
+    return scope.method_of is not None and (
+        scope.method_kind == "class" or scope.owner.endswith((".__new__", ".__init_subclass__"))
+    )
+
+
+def _unbound_methods(program: Program, evaluator: Evaluator, ref: Ref, key: ScopeKey) -> list[str]:
+    """The instance methods of the repository that ``ref`` (``A.m``) gives unbound."""
+    found = []
+    for value in evaluator.evaluate(ref, key).values:
+        if value[0] != "F" or value[2]:
+            continue
+        scope_key = program.def_scope.get(value[1])
+        scope = program.scope(scope_key) if scope_key is not None else None
+        if scope is not None and scope.method_of is not None and scope.method_kind == "instance":
+            found.append(value[1])
+    return found
+
+
+def _note_foreign(program: Program, method: str, passed: Vals) -> None:
+    """Keep what ``passed`` holds besides instances of ``method``'s class and its subclasses."""
+    owner = program.scope(program.def_scope[method]).method_of
+    foreign = [
+        value
+        for value in passed.values
+        if not (value[0] == "I" and owner in program.mro(value[1]))
+        and value[1] not in program.borrowed.get(method, ())
+    ]
+    if not foreign and passed.complete:
+        return
+    parts = [Vals(frozenset(foreign), passed.complete, False)]
+    if method in program.foreign_selves:
+        parts.append(program.foreign_selves[method])
+    program.foreign_selves[method] = union(parts)
 
 
 def _reclassed_by_methods(program: Program) -> list[Uncertainty]:
