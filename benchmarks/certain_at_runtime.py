@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Certain call edges against what really runs: each corpus package's own tests under the call recorder.
+"""Call edges against what really runs: each corpus package's own tests under the call recorder.
 
 A certain edge claims that whenever its call site runs, it calls that target. For every package of a corpus
 whose tests run here, the tests run once in the sandbox under dure's call recorder, which notes each call
@@ -9,6 +9,14 @@ between the package's own functions with the line of the caller that made it
 of that caller: it is *confirmed* when the target was called from there, and *contradicted* otherwise.
 Contradictions are listed for review: a site can run and still not reach its call (an exception raised
 while evaluating the arguments, a branch of ``x if c else f()`` written on one line with another call).
+
+The same run measures what the index misses. Each call the tests made between the package's functions, from
+a line of the caller where the index has call sites, is *found certain* or *found possible* when one of
+those sites has the callee as a target of that certainty, *unresolved* when it has none but one of them is
+unresolved (the index said it does not know), and *missed* otherwise: a call the index claims it knows all
+the targets of went elsewhere. Misses are listed for review. Calls from a line with no site of the index
+(the recorder names the line an instruction runs on: a call spread over lines, a decorator) are counted
+apart, as *elsewhere*.
 
 Left out, since the recorder cannot see them called: targets that are classes (a class without
 ``__init__``: no Python frame runs), generator and coroutine functions (calling one runs none of its code)
@@ -58,6 +66,30 @@ class Contradiction:
 
 
 @dataclass(frozen=True, slots=True)
+class Miss:
+    caller: str
+    line: int
+    callee: str
+    file: str
+    known: tuple[str, ...]  # the targets the index has at that line (certain or possible)
+
+
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """The calls the tests made between the package's functions, by what the index has for each."""
+
+    certain: int = 0
+    possible: int = 0
+    unresolved: int = 0
+    missed: tuple[Miss, ...] = field(default_factory=tuple)
+    elsewhere: int = 0  # made from a line where the index has no call site
+
+    @property
+    def at_sites(self) -> int:
+        return self.certain + self.possible + self.unresolved + len(self.missed)
+
+
+@dataclass(frozen=True, slots=True)
 class PackageResult:
     name: str
     version: str
@@ -68,6 +100,7 @@ class PackageResult:
     checked: int = 0
     confirmed: int = 0
     contradicted: tuple[Contradiction, ...] = field(default_factory=tuple)
+    observed: Observed = field(default_factory=Observed)
 
 
 def lazy_functions(index: RepoIndex) -> set[str]:
@@ -145,6 +178,38 @@ def check(repository: Repository) -> PackageResult:
         checked,
         confirmed,
         tuple(sorted(contradicted, key=lambda c: (c.file, c.line, c.callee))),
+        observed_calls(index, evidence.sites, lazy),
+    )
+
+
+def observed_calls(index: RepoIndex, sites: Iterable[tuple[str, int, str]], lazy: set[str]) -> Observed:
+    """What the index has for each call the tests made (see the module docstring)."""
+    targets: dict[tuple[str, int], dict[str, Certainty]] = defaultdict(dict)
+    unresolved: set[tuple[str, int]] = set()
+    files: dict[tuple[str, int], str] = {}
+    for edge in index.edges():
+        place = (edge.caller, edge.line)
+        files[place] = edge.file
+        if edge.certainty is Certainty.UNRESOLVED:
+            unresolved.add(place)
+        elif targets[place].get(edge.callee) is not Certainty.CERTAIN:
+            targets[place][edge.callee] = edge.certainty
+    counts: Counter[str] = Counter()
+    missed: list[Miss] = []
+    for caller, line, callee in sorted(sites):
+        place = (caller, line)
+        if callee in lazy:
+            continue
+        if place not in files:
+            counts["elsewhere"] += 1
+        elif callee in targets[place]:
+            counts[targets[place][callee].value] += 1
+        elif place in unresolved:
+            counts["unresolved"] += 1
+        else:
+            missed.append(Miss(caller, line, callee, files[place], tuple(sorted(targets[place]))))
+    return Observed(
+        counts["certain"], counts["possible"], counts["unresolved"], tuple(missed), counts["elsewhere"]
     )
 
 
@@ -200,7 +265,56 @@ def markdown(corpus: str, results: Sequence[PackageResult]) -> str:
             lines.append(
                 f"- {name}: `{c.caller}` line {c.line} ({c.file}) → `{c.callee}`; called from there: {seen}"
             )
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *observed_section(ran)]) + "\n"
+
+
+#: Misses listed per package in the Markdown report (the JSON report has them all).
+LISTED_MISSES = 25
+
+
+def observed_section(ran: Sequence[PackageResult]) -> list[str]:
+    """The calls the tests made, by what the index has for each (see the module docstring)."""
+    lines = [
+        "",
+        "## Calls the tests made",
+        "",
+        "Each call between the package's functions that the tests made from a line where the index has call "
+        "sites: found as a certain or possible target there, left unresolved there, or missed (every site on "
+        "the line resolved, none to the callee). *Elsewhere*: made from a line with no site of the index.",
+        "",
+        "| package | calls at sites | certain | possible | unresolved | missed | elsewhere |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    total = Observed()
+    for r in ran:
+        o = r.observed
+        lines.append(
+            f"| {r.name} {r.version} | {o.at_sites} | {o.certain} | {o.possible} | {o.unresolved} | "
+            f"{len(o.missed)} | {o.elsewhere} |"
+        )
+        total = Observed(
+            total.certain + o.certain,
+            total.possible + o.possible,
+            total.unresolved + o.unresolved,
+            (*total.missed, *o.missed),
+            total.elsewhere + o.elsewhere,
+        )
+    if total.at_sites:
+        found = total.certain + total.possible
+        lines += [
+            "",
+            f"**{total.at_sites} calls at sites: {found} found ({found / total.at_sites:.2%}; certain "
+            f"{total.certain / total.at_sites:.2%}), {total.unresolved} unresolved, {len(total.missed)} "
+            f"missed ({len(total.missed) / total.at_sites:.2%}).**",
+        ]
+    misses = [(r.name, m) for r in ran for m in r.observed.missed[:LISTED_MISSES]]
+    if misses:
+        lines += ["", f"### Missed (to review; at most {LISTED_MISSES} per package)", ""]
+        for name, m in misses:
+            known = ", ".join(f"`{k}`" for k in m.known) or "nothing"
+            where = f"`{m.caller}` line {m.line} ({m.file})"
+            lines.append(f"- {name}: {where} → `{m.callee}`; the index has {known}")
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -214,7 +328,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for repository in repositories(args.corpus, names):
         print(f"{repository.name}: indexing, running its tests ...", file=sys.stderr, flush=True)
         result = check(repository)
-        outcome = result.error or f"{result.confirmed}/{result.checked} confirmed"
+        outcome = result.error or (
+            f"{result.confirmed}/{result.checked} confirmed, "
+            f"{len(result.observed.missed)}/{result.observed.at_sites} observed calls missed"
+        )
         print(f"  {outcome}", file=sys.stderr)
         results.append(result)
     report = markdown(args.corpus, results)
