@@ -195,6 +195,13 @@ DATA_PROTOCOLS = frozenset(
 )
 #: Builtins that read the attribute their second argument names (a property's getter runs).
 ATTRIBUTE_READERS = frozenset({"builtins.getattr", "builtins.hasattr"})
+#: What reading from any instance (of a class without ``__slots__``) or module finds: never ``__getattr__``.
+OBJECT_ATTRIBUTES = frozenset(dir(object)) | {"__dict__", "__module__"}
+#: What a module has besides: reading it never runs the module's ``__getattr__``.
+MODULE_ATTRIBUTES = frozenset(
+    {"__name__", "__doc__", "__file__", "__spec__", "__loader__", "__package__", "__path__", "__cached__"}
+    | {"__builtins__", "__annotations__"}
+)
 #: Builtins that ask a class's metaclass (its hook, when the repository defines one).
 TYPE_CHECKS = {"builtins.isinstance": "__instancecheck__", "builtins.issubclass": "__subclasscheck__"}
 #: Builtins that call back into the objects they are given (see _calls_back).
@@ -403,7 +410,7 @@ class CallResolver:
                 for load in summary.attribute_loads
                 if load[4] in names
                 or (
-                    not (load[4].startswith("__") and load[4].endswith("__"))
+                    load[4] not in OBJECT_ATTRIBUTES
                     and (load[0], load[3]) not in unhooked
                     and (load[0], load[1], load[2], ("a", load[3], load[4])) not in called
                 )
@@ -934,8 +941,8 @@ class CallResolver:
         """``obj.name(...)`` where looking ``name`` up finds nothing runs ``__getattr__`` of ``obj``'s class
         (of its module, for a module): what it returns is then called, and stays unresolved."""
         attr = func[2]
-        if attr.startswith("__") and attr.endswith("__"):
-            return []  # ``object``'s own, or a special method looked up on the type
+        if attr in OBJECT_ATTRIBUTES:
+            return []  # every instance and module has it
         receiver = self.evaluator.evaluate(func[1], site.key)
         if len(receiver.values) != 1:
             return []  # one of several objects: which lacks ``name`` is too loose a guess to claim
@@ -1012,7 +1019,7 @@ class CallResolver:
     def _module_fallback(self, module: str, attr: str, *, unique: bool) -> list[ResolvedTarget]:
         """PEP 562: ``module.name`` for a name the module does not bind runs the module's ``__getattr__``."""
         program = self.program
-        if module not in program.summaries or module in program.replaced_modules:
+        if module not in program.summaries or module in program.replaced_modules or attr in MODULE_ATTRIBUTES:
             return []
         if program.module_member_bindings(module, attr) or program.is_module(f"{module}.{attr}"):
             return []
@@ -1242,7 +1249,7 @@ class CallResolver:
         arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
         calls_instances = self._class_defines("__call__")
         for argument in arguments:
-            if argument[0] in ("n", "a", "d"):
+            if argument[0] in ("n", "a", "d", "or"):
                 for value in ordered(evaluate(argument, site.key).values):
                     if value[0] in ("F", "C"):
                         targets.extend(self._targets_of(value, False))

@@ -126,8 +126,10 @@ INERT: frozenset[type[ast.AST]] = frozenset(
 Stack = list[tuple[ast.AST, Scope]]
 #: Expressions whose value, used other than by calling it, may be called elsewhere.
 VALUE_NODES: frozenset[type[ast.AST]] = frozenset({ast.Name, ast.Attribute, ast.Lambda})
+#: Expressions whose value is one of their parts': a starred one, ``a if c else b``, ``a or b``.
+CHOICE_NODES: frozenset[type[ast.AST]] = frozenset({ast.Starred, ast.IfExp, ast.BoolOp})
 #: The nodes :meth:`ExpressionCollector._use` may record (a getattr call, a starred value).
-MAY_BE_USES: frozenset[type[ast.AST]] = VALUE_NODES | {ast.Call, ast.Starred}
+MAY_BE_USES: frozenset[type[ast.AST]] = VALUE_NODES | CHOICE_NODES | {ast.Call}
 
 
 #: Subscripts whose key may be an instance of a repository class, which a dict hashes.
@@ -433,16 +435,27 @@ class ExpressionCollector(ScopeTracker):
         kind = type(node)
         if kind in VALUE_NODES or (kind is ast.Call and is_getattr(node)):
             self.summary.uses.append(_new_record(ValueUse, (self.scope.id, self.ref(node), node.lineno)))
-        elif kind is ast.Starred:
-            self._use(node.value)  # type: ignore[attr-defined]
+        elif kind in CHOICE_NODES:
+            self._use_choices(node)
 
     def _use_ref(self, node: ast.expr, ref: Ref) -> None:
         """:meth:`_use` of a node whose ref is known (a starred node's is not its value's)."""
         kind = type(node)
         if kind in VALUE_NODES or (kind is ast.Call and is_getattr(node)):
             self.summary.uses.append(_new_record(ValueUse, (self.scope.id, ref, node.lineno)))
-        elif kind is ast.Starred:
-            self._use(node.value)  # type: ignore[attr-defined]
+        elif kind in CHOICE_NODES:
+            self._use_choices(node)
+
+    def _use_choices(self, node: ast.expr) -> None:
+        """The values a starred node, ``a if c else b`` or ``a or b`` may be are used too."""
+        if isinstance(node, ast.Starred):
+            self._use(node.value)
+        elif isinstance(node, ast.IfExp):
+            self._use(node.body)
+            self._use(node.orelse)
+        elif isinstance(node, ast.BoolOp):
+            for value in node.values:
+                self._use(value)
 
     def _lambda(self, node: ast.Lambda, stack: Stack) -> None:
         outer = self.scope
