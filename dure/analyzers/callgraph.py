@@ -1249,7 +1249,7 @@ class CallResolver:
         arguments = [*record.args, *[ref for _, ref in record.keywords]] if record.keywords else record.args
         calls_instances = self._class_defines("__call__")
         for argument in arguments:
-            if argument[0] in ("n", "a", "d", "or"):
+            if argument[0] in ("n", "a", "d", "or", "c"):
                 for value in ordered(evaluate(argument, site.key).values):
                     if value[0] in ("F", "C"):
                         targets.extend(self._targets_of(value, False))
