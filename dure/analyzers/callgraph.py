@@ -2101,6 +2101,7 @@ class CallResolver:
             return frozenset()
         descriptors = set(definers) | {sub for cls in definers for sub in program.subclasses(cls)}
         simple = {cls.rpartition(".")[2] for cls in descriptors}
+        simple |= _descriptor_factories(program, simple)
         names: set[str] = set()
         for summary in program.summaries.values():
             for scope in summary.scopes:
@@ -2114,6 +2115,26 @@ class CallResolver:
                 ):
                     names.add(scope.owner.rpartition(".")[2])
         return frozenset(names)
+
+
+def _descriptor_factories(program: Program, classes: set[str]) -> set[str]:
+    """The last names of the functions that return an instance of one of ``classes`` (``return
+    Cached(func)``), or return such a function they define (a decorator factory): decorating a method
+    with one makes it a descriptor."""
+    makers: set[str] = set()
+    for summary in program.summaries.values():
+        for scope in summary.scopes:
+            if scope.kind == "function" and any(_called_name(ref) in classes for ref in scope.returns):
+                makers.add(scope.owner)
+    factories = set(makers)
+    for maker in makers:
+        key = program.def_scope.get(maker)
+        parent = program.parent(key) if key is not None else None
+        if parent is not None and program.scope(parent).kind == "function":
+            enclosing = program.scope(parent)
+            if ("n", maker.rpartition(".")[2]) in enclosing.returns:
+                factories.add(enclosing.owner)
+    return {function.rpartition(".")[2] for function in factories}
 
 
 def _wraps_a_property(scope: Scope) -> bool:
