@@ -1476,7 +1476,16 @@ class CallResolver:
             ]
             + metaclass_calls
             + external_inits
+            + [  # ``setattr(C, name, f)``: its ``__init__`` may be any function so stored
+                ResolvedTarget(f"{klass}: members set by computed names", Certainty.UNRESOLVED)
+                for klass in classes
+                if self._members_computed(klass)
+            ][:1]
         )
+
+    def _members_computed(self, cls: str) -> bool:
+        computed = self.program.computed_class_members
+        return bool(computed) and not computed.isdisjoint(self.program.mro(cls))
 
     def _external_init(self, cls: str) -> list[str]:
         """``__init__`` of the external classes ``cls`` derives from, when no class of the repository on its
@@ -1514,11 +1523,7 @@ class CallResolver:
             if name == "__init__" and generated is not None:
                 hits.extend(generated)
                 continue
-            program = self.program
-            rewritten = program.computed_class_members and not program.computed_class_members.isdisjoint(
-                program.mro(cls)
-            )
-            if rewritten:  # ``setattr(cls, name, f)`` in a class decorator may have set it
+            if self._members_computed(cls):  # ``setattr(cls, name, f)`` in a class decorator may have set it
                 self._unsure_constructions.add(cls)
             for owner, bindings in self.program.class_member(cls, name):
                 plain = all(b.kind == "def" for b, _ in bindings) and not self._decorated(bindings)
