@@ -85,6 +85,7 @@ NEVER_CALL_ARGUMENTS = frozenset(
         "functools.lru_cache",
         "functools.cached_property",
         "functools.wraps",
+        "functools.update_wrapper",
         "abc.abstractmethod",
         "typing.final",
         "typing.overload",

@@ -1509,6 +1509,8 @@ class Evaluator:
             return single(("Q", self.namespace(key[0]), "dict"))
         if path == "functools.partial" and args:
             return inexact(self.evaluate(args[0], key))
+        if path == "functools.update_wrapper" and args and args[0] is not STARRED:
+            return self.evaluate(args[0], key)  # the wrapper, given the wrapped function's metadata
         if path == "builtins.staticmethod" and len(args) == 1 and STARRED not in args:
             return self._plain_functions(self.evaluate(args[0], key))
         if path == "builtins.classmethod" and len(args) == 1 and STARRED not in args:
