@@ -368,6 +368,7 @@ class CallResolver:
         self.unresolved_names: set[str] = set()
         self._callers_known: dict[str, bool] = {}  # see _all_callers_known
         self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
+        self._all_getters_memo: dict[tuple[str, bool], list[str]] = {}
         self._defined_methods: dict[str, bool] = {}  # see _class_defines
         self._unsure_constructions: set[str] = set()  # classes whose __init__ or __new__ is decorated
         self._answering_memo: dict[tuple[str, str, str], frozenset[str]] = {}
@@ -985,6 +986,54 @@ class CallResolver:
             return self._module_fallback(value[1], attr, unique=unique)
         return []
 
+    def _attribute_read(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``getattr(obj, name)``, ``hasattr(obj, name)``: a property's getter, else ``__getattr__``."""
+        args = site.record.args
+        if args[1][0] == "s":
+            targets = self._property_targets(self.evaluator.evaluate(args[0], site.key), args[1][1])
+            if self._getattr_hooks_defined and args[0] is not STARRED:  # a missing one: __getattr__
+                read: Ref = ("a", args[0], args[1][1])
+                targets.extend(_possibly(self._attribute_fallbacks(read, site)))
+            return targets
+        if STARRED in args[:2]:
+            return []
+        receiver = self.evaluator.evaluate(args[0], site.key)  # a computed name: any property, or none bound
+        targets = self._any_property_getters(receiver)
+        if self._getattr_hooks_defined:
+            targets.extend(self._any_name_hooks(receiver))
+        return targets
+
+    def _any_property_getters(self, receiver: Vals) -> list[ResolvedTarget]:
+        """The getters of every property that reading a computed name on ``receiver`` (an instance) may
+        run (possible)."""
+        getters: set[str] = set()
+        for value in ordered(receiver.values):
+            if value[0] == "I":
+                getters.update(self._all_getters(value[1], exact=value[2]))
+        return [ResolvedTarget(getter, Certainty.POSSIBLE, 1) for getter in sorted(getters)]
+
+    def _all_getters(self, cls: str, *, exact: bool) -> list[str]:
+        memo_key = (cls, exact)
+        found = self._all_getters_memo.get(memo_key)
+        if found is None:
+            index, program = self._property_index, self.program
+            names = {
+                name
+                for klass in ([cls] if exact else [cls, *program.subclasses(cls)])
+                for owner in program.mro(klass)
+                if (scope := program.class_scopes.get(owner)) is not None
+                for name, bindings in scope.bindings.items()
+                if any(b.kind == "def" and b.a in index.getters for b in bindings)
+            }
+            functions = {
+                function
+                for name in names
+                for function in self._property_functions(cls, name, exact=exact, setter=False)
+                if function not in (UNKNOWN_ACCESSOR, NO_ACCESSOR)
+            }
+            found = self._all_getters_memo[memo_key] = sorted(functions)
+        return found
+
     def _any_name_hooks(self, receiver: Vals) -> list[ResolvedTarget]:
         """The ``__getattr__`` hooks that reading a computed name on ``receiver`` may run (possible): its
         module's, or those on the MRO of any class the instance may be."""
@@ -1226,18 +1275,8 @@ class CallResolver:
                     shown = evaluate(argument, site.key)
                     targets.extend(self._protocol(shown, ("__str__",)))
                     targets.extend(self._items_called(shown, "__repr__"))
-        if path in ATTRIBUTE_READERS and len(record.args) >= 2 and record.args[1][0] == "s":
-            targets.extend(self._property_targets(evaluate(record.args[0], site.key), record.args[1][1]))
-            if self._getattr_hooks_defined and record.args[0] is not STARRED:  # a missing one: __getattr__
-                read: Ref = ("a", record.args[0], record.args[1][1])
-                targets.extend(_possibly(self._attribute_fallbacks(read, site)))
-        elif (
-            path in ATTRIBUTE_READERS
-            and len(record.args) >= 2
-            and STARRED not in record.args[:2]
-            and self._getattr_hooks_defined
-        ):  # a computed name may be one nothing binds
-            targets.extend(self._any_name_hooks(evaluate(record.args[0], site.key)))
+        if path in ATTRIBUTE_READERS and len(record.args) >= 2:
+            targets.extend(self._attribute_read(site))
         if path in RUNS_UNNAMED_CODE:
             targets.append(ResolvedTarget(f"{path}: code named by its data", Certainty.UNRESOLVED))
         consumption = CONSUMERS.get(path)
