@@ -368,7 +368,7 @@ class CallResolver:
         self.unresolved_names: set[str] = set()
         self._callers_known: dict[str, bool] = {}  # see _all_callers_known
         self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
-        self._all_getters_memo: dict[tuple[str, bool], list[str]] = {}
+        self._all_accessors_memo: dict[tuple[str, bool, bool], list[str]] = {}
         self._defined_methods: dict[str, bool] = {}  # see _class_defines
         self._unsure_constructions: set[str] = set()  # classes whose __init__ or __new__ is decorated
         self._answering_memo: dict[tuple[str, str, str], frozenset[str]] = {}
@@ -998,40 +998,54 @@ class CallResolver:
         if STARRED in args[:2]:
             return []
         receiver = self.evaluator.evaluate(args[0], site.key)  # a computed name: any property, or none bound
-        targets = self._any_property_getters(receiver)
+        targets = self._any_property_accessors(receiver, setter=False)
         if self._getattr_hooks_defined:
             targets.extend(self._any_name_hooks(receiver))
         return targets
 
-    def _any_property_getters(self, receiver: Vals) -> list[ResolvedTarget]:
-        """The getters of every property that reading a computed name on ``receiver`` (an instance) may
-        run (possible)."""
-        getters: set[str] = set()
+    def _attribute_write(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``setattr(obj, name, value)``: a property's setter, and the class's own ``__setattr__``."""
+        args = site.record.args
+        if args[0] is STARRED:
+            return []
+        receiver = self.evaluator.evaluate(args[0], site.key)
+        targets = self._protocol(receiver, ("__setattr__",)) if self._class_defines("__setattr__") else []
+        if args[1][0] == "s":
+            targets.extend(self._property_targets(receiver, args[1][1], setter=True))
+        elif args[1] is not STARRED:  # a computed name: any property's setter
+            targets.extend(self._any_property_accessors(receiver, setter=True))
+        return targets
+
+    def _any_property_accessors(self, receiver: Vals, *, setter: bool) -> list[ResolvedTarget]:
+        """The getters (setters) of every property that reading (writing) a computed name on ``receiver``
+        (an instance) may run (possible)."""
+        accessors: set[str] = set()
         for value in ordered(receiver.values):
             if value[0] == "I":
-                getters.update(self._all_getters(value[1], exact=value[2]))
-        return [ResolvedTarget(getter, Certainty.POSSIBLE, 1) for getter in sorted(getters)]
+                accessors.update(self._all_accessors(value[1], exact=value[2], setter=setter))
+        return [ResolvedTarget(accessor, Certainty.POSSIBLE, 1) for accessor in sorted(accessors)]
 
-    def _all_getters(self, cls: str, *, exact: bool) -> list[str]:
-        memo_key = (cls, exact)
-        found = self._all_getters_memo.get(memo_key)
+    def _all_accessors(self, cls: str, *, exact: bool, setter: bool) -> list[str]:
+        memo_key = (cls, exact, setter)
+        found = self._all_accessors_memo.get(memo_key)
         if found is None:
             index, program = self._property_index, self.program
+            wanted = index.setters if setter else index.getters
             names = {
                 name
                 for klass in ([cls] if exact else [cls, *program.subclasses(cls)])
                 for owner in program.mro(klass)
                 if (scope := program.class_scopes.get(owner)) is not None
                 for name, bindings in scope.bindings.items()
-                if any(b.kind == "def" and b.a in index.getters for b in bindings)
+                if any(b.kind == "def" and b.a in wanted for b in bindings)
             }
             functions = {
                 function
                 for name in names
-                for function in self._property_functions(cls, name, exact=exact, setter=False)
+                for function in self._property_functions(cls, name, exact=exact, setter=setter)
                 if function not in (UNKNOWN_ACCESSOR, NO_ACCESSOR)
             }
-            found = self._all_getters_memo[memo_key] = sorted(functions)
+            found = self._all_accessors_memo[memo_key] = sorted(functions)
         return found
 
     def _any_name_hooks(self, receiver: Vals) -> list[ResolvedTarget]:
@@ -1277,6 +1291,8 @@ class CallResolver:
                     targets.extend(self._items_called(shown, "__repr__"))
         if path in ATTRIBUTE_READERS and len(record.args) >= 2:
             targets.extend(self._attribute_read(site))
+        if path == "builtins.setattr" and len(record.args) >= 2:
+            targets.extend(self._attribute_write(site))
         if path in RUNS_UNNAMED_CODE:
             targets.append(ResolvedTarget(f"{path}: code named by its data", Certainty.UNRESOLVED))
         consumption = CONSUMERS.get(path)
