@@ -217,7 +217,16 @@ ORDERING_FUNCTIONS = frozenset(
 HEAP_SELECTIONS = frozenset({"heapq.nsmallest", "heapq.nlargest"})
 #: Builtins that ask their argument for its items as a mapping does (``keys()``, then ``obj[key]``) when it
 #: has ``keys``; so does ``**obj`` in a call.
-MAPPING_READERS = frozenset({"builtins.dict", "builtins.dict.update"})
+#: Callables that read a mapping given as their last positional argument (``keys()``, then ``[k]``), by
+#: how many positional arguments they then have.
+MAPPING_READERS = {
+    "builtins.dict": 1,
+    "builtins.dict.update": 1,
+    "collections.OrderedDict": 1,
+    "collections.defaultdict": 2,
+    "collections.defaultdict.update": 1,
+    "collections.OrderedDict.update": 1,
+}
 #: Builtins that take integers: an argument that is no ``int`` answers ``__index__``.
 INDEX_TAKERS = frozenset({"builtins.range"})
 DATA_PROTOCOLS = frozenset(
@@ -1352,8 +1361,8 @@ class CallResolver:
         if path == "builtins.filter" and len(args) == 2 and args[0] == NONE_REF:
             items = self.evaluator.item(args[1], site.key, iterating=True)
             return _possibly(self._protocol(items, ("__bool__",)))  # its items' truth
-        if path in MAPPING_READERS and len(args) == 1 and args[0] is not STARRED:
-            return self._read_as_mapping(self.evaluator.evaluate(args[0], site.key))
+        if len(args) == MAPPING_READERS.get(path) and args[-1] is not STARRED:
+            return self._read_as_mapping(self.evaluator.evaluate(args[-1], site.key))
         if path in OPERATOR_FUNCTIONS or path == OPERATOR_CONTAINS:
             dunder = OPERATOR_FUNCTIONS.get(path, "__contains__")
             if not args or args[0] is STARRED:
