@@ -1057,6 +1057,20 @@ class CallResolver:
             found = self._all_accessors_memo[memo_key] = sorted(functions)
         return found
 
+    def _module_hooks(self, receiver: Vals, name: str) -> list[ResolvedTarget]:
+        """The module-level function ``name`` (``__dir__``) of the repository modules ``receiver`` may be:
+        certain for one module, exactly known, that binds nothing else under that name."""
+        modules = [v[1] for v in ordered(receiver.values) if v[0] == "M" and v[1] in self.program.summaries]
+        targets: list[ResolvedTarget] = []
+        for module in modules:
+            hook = self.evaluator.module_member(module, name)
+            functions = [v[1] for v in ordered(hook.values) if v[0] == "F"]
+            certain = receiver.is_exact() and hook.is_exact() and len(functions) == 1
+            certain = certain and module not in self.program.dynamic_namespaces
+            certainty = Certainty.CERTAIN if certain else Certainty.POSSIBLE
+            targets.extend(ResolvedTarget(function, certainty) for function in functions)
+        return targets
+
     def _any_name_hooks(self, receiver: Vals) -> list[ResolvedTarget]:
         """The ``__getattr__`` hooks that reading a computed name on ``receiver`` may run (possible): its
         module's, or those on the MRO of any class the instance may be."""
@@ -1291,6 +1305,8 @@ class CallResolver:
             if path in MEMOISED_PROTOCOLS and (len(record.args) > 1 or record.keywords):
                 for target in called:
                     target.certainty = Certainty.POSSIBLE
+            if path == "builtins.dir":  # a module's own ``__dir__`` (PEP 562)
+                called.extend(self._module_hooks(given, "__dir__"))
             targets.extend(called)
         if path == "builtins.print":  # ``str()`` of every argument
             for argument in record.args:

@@ -1,0 +1,9 @@
+__all__ = ["public"]
+
+
+def public():
+    return 1
+
+
+def __dir__():
+    return list(__all__)

@@ -1,0 +1,10 @@
+import lib
+
+import plain
+
+
+def listing():
+    return dir(lib), dir(plain)
+
+
+listing()
