@@ -377,7 +377,7 @@ class CallResolver:
         self.unresolved_names: set[str] = set()
         self._callers_known: dict[str, bool] = {}  # see _all_callers_known
         self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
-        self._all_accessors_memo: dict[tuple[str, bool, bool], list[str]] = {}
+        self._all_accessors_memo: dict[tuple[Value, bool], dict[str, int]] = {}
         self._defined_methods: dict[str, bool] = {}  # see _class_defines
         self._unsure_constructions: set[str] = set()  # classes whose __init__ or __new__ is decorated
         self._answering_memo: dict[tuple[str, str, str], frozenset[str]] = {}
@@ -1026,35 +1026,38 @@ class CallResolver:
         return targets
 
     def _any_property_accessors(self, receiver: Vals, *, setter: bool) -> list[ResolvedTarget]:
-        """The getters (setters) of every property that reading (writing) a computed name on ``receiver``
-        (an instance) may run (possible)."""
-        accessors: set[str] = set()
+        """What reading (writing) a computed name on ``receiver`` (an instance) may run (possible): the
+        getter (setter) of any property, the ``__get__`` (``__set__``) of any descriptor, of its classes."""
+        found: dict[str, int] = {}
         for value in ordered(receiver.values):
             if value[0] == "I":
-                accessors.update(self._all_accessors(value[1], exact=value[2], setter=setter))
-        return [ResolvedTarget(accessor, Certainty.POSSIBLE, 1) for accessor in sorted(accessors)]
+                found.update(self._all_accessors(value, setter=setter))
+        possible = Certainty.POSSIBLE
+        return [ResolvedTarget(callee, possible, offset) for callee, offset in sorted(found.items())]
 
-    def _all_accessors(self, cls: str, *, exact: bool, setter: bool) -> list[str]:
-        memo_key = (cls, exact, setter)
+    def _all_accessors(self, instance: Value, *, setter: bool) -> dict[str, int]:
+        memo_key = (instance, setter)
         found = self._all_accessors_memo.get(memo_key)
         if found is None:
             index, program = self._property_index, self.program
-            wanted = index.setters if setter else index.getters
-            names = {
-                name
-                for klass in ([cls] if exact else [cls, *program.subclasses(cls)])
-                for owner in program.mro(klass)
-                if (scope := program.class_scopes.get(owner)) is not None
-                for name, bindings in scope.bindings.items()
-                if any(b.kind == "def" and b.a in wanted for b in bindings)
-            }
-            functions = {
-                function
+            wanted = index.setter_names if setter else index.names
+            cls, exact = instance[1], instance[2]
+            names = sorted(
+                {
+                    name
+                    for klass in ([cls] if exact else [cls, *program.subclasses(cls)])
+                    for owner in program.mro(klass)
+                    if (scope := program.class_scopes.get(owner)) is not None
+                    for name in scope.bindings.keys() & wanted
+                }
+            )
+            receiver = single(instance)
+            found = self._all_accessors_memo[memo_key] = {
+                target.callee: target.offset
                 for name in names
-                for function in self._property_functions(cls, name, exact=exact, setter=setter)
-                if function not in (UNKNOWN_ACCESSOR, NO_ACCESSOR)
+                for target in self._property_targets(receiver, name, setter=setter)
+                if target.certainty is not Certainty.UNRESOLVED
             }
-            found = self._all_accessors_memo[memo_key] = sorted(functions)
         return found
 
     def _module_hooks(self, receiver: Vals, name: str) -> list[ResolvedTarget]:
