@@ -480,8 +480,10 @@ def _foreign_selves(program: Program, evaluator: Evaluator) -> None:
     for name in sorted(methods):
         for module, record in program.calls_by_name.get(name, ()):
             func = record.func
+            if func[0] != "a" or not (record.args or record.keywords):  # ``A.m()`` fails before ``m`` runs
+                continue
             key = (module, record.scope)
-            if func[0] != "a" or not _may_be_class(program, func[1], key, class_names):
+            if not _may_be_class(program, func[1], key, class_names):
                 continue
             evaluated = True
             first = record.args[0] if record.args else None
