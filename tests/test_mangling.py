@@ -15,8 +15,8 @@ from dure.analyzers.mangling import BOUND_AS, mangle_private_names, mangled, may
 )
 def test_mangled_matches_the_compiler(name: str, owner: str) -> None:
     namespace: dict[str, object] = {}
-    exec(f"class {owner}:\n    {name} = 1\n", namespace)  # noqa: S102 - the compiler is the reference
-    assert mangled(name, owner) in vars(namespace[owner])  # type: ignore[arg-type]
+    exec(f"class {owner}:\n    {name} = 1\n", namespace)  # the compiler is the reference
+    assert mangled(name, owner) in vars(namespace[owner])
 
 
 def test_attributes_and_class_body_names_are_renamed_locals_are_not() -> None:
