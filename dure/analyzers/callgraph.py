@@ -20,7 +20,7 @@ from dure.analyzers.model import Certainty, SiteRow
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.refs import BINARY_DUNDER_NAMES, ref_text
 from dure.analyzers.summary import STARRED, Binding, CallRecord, ModuleSummary, Ref, Scope
-from dure.analyzers.values import Vals, Value, incomplete, inexact, ordered, single, union
+from dure.analyzers.values import UNKNOWN_VALS, Vals, Value, incomplete, inexact, ordered, single, union
 
 #: Builtins that call a protocol method of their argument.
 BUILTIN_PROTOCOLS = {
@@ -1520,7 +1520,10 @@ class CallResolver:
         if tag == "F":
             if certainty is Certainty.CERTAIN and self._memoised(value[1]):
                 certainty = Certainty.POSSIBLE  # the cache may answer without calling it
-            return [ResolvedTarget(value[1], certainty, 1 if value[2] else 0)]
+            offset = 1 if value[2] else 0
+            if value[1] in self.program.code_swapped:
+                return [ResolvedTarget(value[1], Certainty.POSSIBLE, offset), *self._swapped_code(value[1])]
+            return [ResolvedTarget(value[1], certainty, offset)]
         if tag == "C":
             return self._constructor(value[1], exact=value[2], unique=unique)
         if tag == "I":
@@ -1528,6 +1531,19 @@ class CallResolver:
         if tag == "X" and not names_a_missing_attribute(value[1]):  # ``obj.__get__`` where no class has one
             return [ResolvedTarget(value[1], certainty)]
         return []
+
+    def _swapped_code(self, function: str) -> list[ResolvedTarget]:
+        """The functions whose code ``function.__code__ = g.__code__`` gives it (possible; unresolved where
+        the code assigned is not another function's)."""
+        targets: list[ResolvedTarget] = []
+        for stored, key in self.program.code_swapped[function]:
+            copied = stored[0] == "a" and stored[2] == "__code__"  # ``g.__code__``
+            owners = self.evaluator.evaluate(stored[1], key) if copied else UNKNOWN_VALS
+            functions = [v[1] for v in ordered(owners.values) if v[0] == "F"]
+            targets.extend(ResolvedTarget(f, Certainty.POSSIBLE) for f in functions)
+            if not owners.complete or len(functions) != len(owners.values):
+                targets.append(ResolvedTarget(f"{function}.__code__", Certainty.UNRESOLVED))
+        return targets
 
     def _constructor(self, cls: str, *, exact: bool, unique: bool) -> list[ResolvedTarget]:
         """``C()`` runs ``__new__`` and ``__init__`` found along the MRO (with neither: the class itself)."""

@@ -79,6 +79,8 @@ class Program:
         self.dynamic_namespaces: set[str] = set()  # modules whose globals are written through globals()
         self.replaced_modules: set[str] = set()  # modules that ``sys.modules[name] = obj`` replaces
         self.rebound_builtins: set[str] = set()  # builtins that ``builtins.name = f`` rebinds
+        # functions whose ``__code__`` is assigned, and the values assigned (``g.__code__``) where
+        self.code_swapped: dict[str, list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         # external attributes stored on (``time.time = fake``, a test's ``monkeypatch.setattr``), by import
         # path: the stores' values, which a read of the attribute may give instead
         self.patched_externals: dict[str, list[tuple[Binding, ScopeKey]]] = defaultdict(list)

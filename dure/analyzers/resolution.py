@@ -307,6 +307,10 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                 receivers = union([stored_on, handed.modules(summary, store.scope, store.base), made])
             if store.attr == "__class__":
                 found.append(_reclassing(program, receivers, owner, summary.relpath, store.line))
+            if store.attr == "__code__":  # ``f.__code__ = g.__code__``: calling ``f`` runs ``g``'s body
+                for value in receivers.values:
+                    if value[0] == "F":
+                        program.code_swapped[value[1]].append((store.value, key))
             if store.attr in ("__bases__", "__dict__"):  # another MRO, another namespace
                 program.computed_class_members.update(v[1] for v in receivers.values if v[0] == "C")
                 if store.attr == "__dict__":
