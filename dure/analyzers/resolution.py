@@ -337,11 +337,19 @@ def _attribute_stores(program: Program, evaluator: Evaluator) -> list[Uncertaint
                     continue
                 if target_key is None:
                     continue
+                if value[0] == "C" and _metaclass_sets(program, evaluator, value[1]):
+                    binding = Binding("unknown", "a metaclass __setattr__ stores it")  # maybe something else
                 program.bind_elsewhere(target_key, store.attr, binding, key)
                 if not (owner == value[1] or owner.startswith(value[1] + ".")):
                     found.append(_monkeypatch(owner, summary.relpath, store.line, f"{value[1]}.{store.attr}"))
     evaluator.reset()
     return list(dict.fromkeys(found))  # a store the collector saw twice (as written and as setattr) is one
+
+
+def _metaclass_sets(program: Program, evaluator: Evaluator, cls: str) -> bool:
+    """Whether a metaclass of ``cls`` from the repository defines ``__setattr__``: ``C.name = v`` then
+    stores whatever it decides."""
+    return any(program.class_member(meta, "__setattr__") for meta in evaluator.metaclasses(cls))
 
 
 class _ArgumentsHanded:
