@@ -12,7 +12,12 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from dure.analyzers.expressions import BINARY_DUNDERS, ExpressionCollector, is_getattr
-from dure.analyzers.mangling import BOUND_AS, mangle_private_names, may_need_mangling
+from dure.analyzers.mangling import (
+    BOUND_AS,
+    mangle_private_names,
+    may_need_mangling,
+    private_name_lines,
+)
 from dure.analyzers.model import Definition, DefinitionKind, Import, ImportCondition, Parameter
 from dure.analyzers.refs import text_of
 from dure.analyzers.source import SourceFile
@@ -625,5 +630,5 @@ if hasattr(ast, "TypeAlias"):  # Python 3.12+
 def collect(source: SourceFile, tree: ast.Module, text: str) -> ModuleSummary:
     """The summary of one parsed module."""
     if may_need_mangling(text):
-        mangle_private_names(tree)
+        mangle_private_names(tree, private_name_lines(text))
     return ModuleCollector(source, text, _docstring(tree.body)).collect(tree)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_left
 
 #: A private name somewhere in the text: ``__x`` not ending in ``__``. A cheap superset (it also matches
 #: inside ``a__b``), so that files without one skip the walk.
@@ -36,12 +37,28 @@ def mangled(name: str, class_name: str) -> str:
     return f"_{stripped}{name}" if stripped else name
 
 
-def mangle_private_names(tree: ast.Module) -> None:
-    """Rename, in place, what the compiler mangles in the classes of ``tree``."""
+def private_name_lines(text: str) -> list[int]:
+    """The lines, in order, where :data:`PRIVATE_NAME` matches: a node spanning none holds no private name."""
+    lines: list[int] = []
+    line, counted = 1, 0
+    for match in PRIVATE_NAME.finditer(text):
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return lines
+
+
+def mangle_private_names(tree: ast.Module, private_lines: list[int] | None = None) -> None:
+    """Rename, in place, what the compiler mangles in the classes of ``tree``. With ``private_lines`` (see
+    :func:`private_name_lines`), the walk skips the statements and expressions that span none of them: in
+    a typical file, most of the tree."""
     # (node, class whose names it is in or "", whether it is in that class's own body scope)
     stack: list[tuple[ast.AST, str, bool]] = [(tree, "", False)]
     while stack:
         node, owner, in_body = stack.pop()
+        if private_lines is not None and not _spans_any(node, private_lines):
+            continue
         if owner:
             _rename(node, owner, in_body)
         if type(node) is ast.ClassDef:
@@ -61,6 +78,19 @@ def mangle_private_names(tree: ast.Module) -> None:
             continue
         for child in ast.iter_child_nodes(node):
             stack.append((child, owner, in_body))
+
+
+def _spans_any(node: ast.AST, lines: list[int]) -> bool:
+    """Whether ``node`` may span one of ``lines``: a node without a position (the tree, ``arguments``, a
+    comprehension's clauses) may; a definition spans its decorators too."""
+    first = getattr(node, "lineno", None)
+    if first is None:
+        return True
+    decorators = getattr(node, "decorator_list", None)
+    if decorators:
+        first = min(first, decorators[0].lineno)
+    at = bisect_left(lines, first)
+    return at < len(lines) and lines[at] <= (node.end_lineno or first)  # type: ignore[attr-defined]
 
 
 def _defaults(args: ast.arguments) -> list[ast.expr]:
