@@ -178,12 +178,37 @@ def check(repository: Repository) -> PackageResult:
         checked,
         confirmed,
         tuple(sorted(contradicted, key=lambda c: (c.file, c.line, c.callee))),
-        observed_calls(index, evidence.sites, lazy),
+        observed_calls(index, evidence.sites, lazy, method_call_starts(repository.root, _files(index))),
     )
 
 
-def observed_calls(index: RepoIndex, sites: Iterable[tuple[str, int, str]], lazy: set[str]) -> Observed:
-    """What the index has for each call the tests made (see the module docstring)."""
+def method_call_starts(root: Path, files: Iterable[str]) -> dict[tuple[str, int], tuple[int, ...]]:
+    """``(file, line) -> lines``: the lines where the method calls whose method name is on ``line`` start,
+    for calls spread over lines (``rrule(...)\n.after(dt)``). The recorder names a method call by the line
+    of its method name (Python 3.11 and later), the index by the line the call starts on."""
+    starts: dict[tuple[str, int], set[int]] = defaultdict(set)
+    for file in files:
+        try:
+            tree = ast.parse((root / file).read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                name_line = node.func.end_lineno or node.lineno
+                if name_line != node.lineno:
+                    starts[(file, name_line)].add(node.lineno)
+    return {place: tuple(sorted(lines)) for place, lines in starts.items()}
+
+
+def observed_calls(
+    index: RepoIndex,
+    sites: Iterable[tuple[str, int, str]],
+    lazy: set[str],
+    starts: dict[tuple[str, int], tuple[int, ...]] | None = None,
+) -> Observed:
+    """What the index has for each call the tests made (see the module docstring). ``starts`` (see
+    :func:`method_call_starts`): a call made from the line of a method name counts at the line its call
+    starts on too."""
     targets: dict[tuple[str, int], dict[str, Certainty]] = defaultdict(dict)
     unresolved: set[tuple[str, int]] = set()
     files: dict[tuple[str, int], str] = {}
@@ -194,23 +219,32 @@ def observed_calls(index: RepoIndex, sites: Iterable[tuple[str, int, str]], lazy
             unresolved.add(place)
         elif targets[place].get(edge.callee) is not Certainty.CERTAIN:
             targets[place][edge.callee] = edge.certainty
+    definitions = index.definitions
     counts: Counter[str] = Counter()
     missed: list[Miss] = []
     for caller, line, callee in sorted(sites):
-        place = (caller, line)
         if callee in lazy:
             continue
-        if place not in files:
+        definition = definitions.get(caller)
+        earlier = (starts or {}).get((definition.file, line), ()) if definition is not None else ()
+        places = [p for p in [(caller, line), *((caller, start) for start in earlier)] if p in files]
+        found = {targets[p][callee] for p in places if callee in targets[p]}
+        if not places:
             counts["elsewhere"] += 1
-        elif callee in targets[place]:
-            counts[targets[place][callee].value] += 1
-        elif place in unresolved:
+        elif found:
+            counts[(Certainty.CERTAIN if Certainty.CERTAIN in found else Certainty.POSSIBLE).value] += 1
+        elif any(p in unresolved for p in places):
             counts["unresolved"] += 1
         else:
-            missed.append(Miss(caller, line, callee, files[place], tuple(sorted(targets[place]))))
+            known = tuple(sorted({t for p in places for t in targets[p]}))
+            missed.append(Miss(caller, line, callee, files[places[0]], known))
     return Observed(
         counts["certain"], counts["possible"], counts["unresolved"], tuple(missed), counts["elsewhere"]
     )
+
+
+def _files(index: RepoIndex) -> set[str]:
+    return {definition.file for definition in index.definitions.values()}
 
 
 def _caches(decorators: Iterable[str]) -> bool:
