@@ -537,35 +537,35 @@ class CallResolver:
         self.evaluator.forget_parameter_dependent()
         return resolved
 
-    def follow_new_callers(self, sites: list[ResolvedSite], rounds: int = FOLLOW_ROUNDS) -> None:
+    def follow_new_callers(
+        self,
+        sites: list[ResolvedSite],
+        changed: list[ResolvedSite] | None = None,
+        rounds: int = FOLLOW_ROUNDS,
+    ) -> None:
         """After the flow pass (``sites``: every site, in their global order): calls that only the flow pass
         found pass arguments too, so the functions they reach get callers the flow pass did not count (a
         function passed to a function that calls it with a function it calls: a callback of a callback).
         Re-resolve, through parameters, the sites of those functions that read one; again while that finds
         more callers, at most ``rounds`` times. A target a site had stays possible: chains of passed-on
-        parameters are cut shorter here (see :attr:`_memoise_cut`)."""
-        counted = {
-            callee: {(s.module, s.position) for s, _ in calls} for callee, calls in self.incoming.items()
-        }
-        unresolved = Certainty.UNRESOLVED
+        parameters are cut shorter here (see :attr:`_memoise_cut`).
+
+        ``changed``: the sites whose targets the flow pass set, the only ones that can add a caller (None:
+        any site). Every other site's targets were counted by :meth:`_index_incoming`."""
+        counted: dict[str, set[tuple[str, int]]] = {}
         for _ in range(rounds):
-            incoming: dict[str, list[tuple[ResolvedSite, ResolvedTarget]]] = defaultdict(list)
-            grown: set[str] = set()
-            for site in sites:
-                focused = len(site.targets) <= FOCUSED_TARGETS
-                for target in site.targets:
-                    if target.certainty is not unresolved:
-                        incoming[target.callee].append((site, target))
-                        callers = counted.setdefault(target.callee, set())
-                        if (site.module, site.position) not in callers:
-                            callers.add((site.module, site.position))
-                            if focused:
-                                grown.add(target.callee)
-            bodies = {self.program.def_scope[c] for c in grown if c in self.program.def_scope}
-            affected = [site for site in sites if site.reads_parameters and self._inside(site.key, bodies)]
+            grown = self._new_callees(sites if changed is None else changed, counted)
+            bodies = {self.program.def_scope[c] for c in grown}
+            if not bodies:
+                return
+            inside: dict[ScopeKey, bool] = {}
+            affected = [
+                site for site in sites if site.reads_parameters and self._inside(site.key, bodies, inside)
+            ]
             if not affected:
                 return
-            self.incoming = incoming
+            self.incoming = _incoming(sites)
+            counted.clear()  # counted again from the new incoming calls
             self.evaluator.param_flow = self._parameter_values
             self.evaluator.forget_parameter_dependent()
             self._passed_memo.clear()
@@ -577,20 +577,46 @@ class CallResolver:
                 site.targets.extend(
                     ResolvedTarget(t.callee, Certainty.POSSIBLE, t.offset)
                     for t in before
-                    if t.certainty is not unresolved and t.callee not in found
+                    if t.certainty is not Certainty.UNRESOLVED and t.callee not in found
                 )
             self._memoise_cut = False
             self.evaluator.param_flow = None
             self.evaluator.forget_parameter_dependent()
+            changed = affected
 
-    def _inside(self, key: ScopeKey, bodies: set[ScopeKey]) -> bool:
-        """Whether scope ``key`` is one of ``bodies`` or nested in one."""
-        found: ScopeKey | None = key
-        while found is not None:
-            if found in bodies:
-                return True
-            found = self.program.parent(found)
-        return False
+    def _new_callees(self, sites: list[ResolvedSite], counted: dict[str, set[tuple[str, int]]]) -> set[str]:
+        """The repository's functions that ``sites`` with few targets call and :attr:`incoming` lacks that
+        site for; each caller found is added to ``counted`` (the callers of each callee, by module and
+        position, filled from :attr:`incoming` on first use)."""
+        unresolved = Certainty.UNRESOLVED
+        def_scope = self.program.def_scope
+        grown: set[str] = set()
+        for site in sites:
+            focused = len(site.targets) <= FOCUSED_TARGETS
+            place = (site.module, site.position)
+            for target in site.targets:
+                if target.certainty is unresolved or target.callee not in def_scope:
+                    continue
+                callee = target.callee
+                callers = counted.get(callee)
+                if callers is None:
+                    known = self.incoming.get(callee, ())
+                    callers = counted[callee] = {(s.module, s.position) for s, _ in known}
+                if place not in callers:
+                    callers.add(place)
+                    if focused:
+                        grown.add(callee)
+        return grown
+
+    def _inside(self, key: ScopeKey, bodies: set[ScopeKey], memo: dict[ScopeKey, bool]) -> bool:
+        """Whether scope ``key`` is one of ``bodies`` or nested in one (``memo``: the answers so far, for
+        these ``bodies``)."""
+        known = memo.get(key)
+        if known is None:
+            parent = self.program.parent(key)
+            known = key in bodies or (parent is not None and self._inside(parent, bodies, memo))
+            memo[key] = known
+        return known
 
     def _index_incoming(self, sites: Iterable[ResolvedSite]) -> list[ResolvedSite]:
         """Note every target reached as an incoming call, and return this resolver's sites worth a second
@@ -2400,6 +2426,17 @@ def _deduplicate(targets: list[ResolvedTarget]) -> list[ResolvedTarget]:
         if known is None or _RANK[target.certainty] < _RANK[known.certainty]:
             best[target.callee] = target
     return list(best.values())
+
+
+def _incoming(sites: Iterable[ResolvedSite]) -> dict[str, list[tuple[ResolvedSite, ResolvedTarget]]]:
+    """Every target of ``sites`` but the unresolved ones, by callee, with its site."""
+    incoming: dict[str, list[tuple[ResolvedSite, ResolvedTarget]]] = defaultdict(list)
+    unresolved = Certainty.UNRESOLVED
+    for site in sites:
+        for target in site.targets:
+            if target.certainty is not unresolved:
+                incoming[target.callee].append((site, target))
+    return incoming
 
 
 def site_row(site: ResolvedSite, caller: str, file: str) -> SiteRow:

@@ -46,6 +46,7 @@ EncodedSite = tuple[str, int, EncodedTargets, bool]
 class SitesResolved:
     sites: list[ResolvedSite]  # the first pass's sites in module order, then those the flow pass resolved
     escaped: frozenset[str]  # definitions used as values: unknown code may call them
+    changed: list[ResolvedSite]  # the sites whose targets the flow pass set: the only ones with new callees
 
 
 class Afterwards(Protocol):
@@ -79,11 +80,13 @@ def resolve_sites(
         half.note_callers(escaped, None)
         late = half.flow()
         meanwhile()
-        resolved = SitesResolved([*half.calls.sites, *late], frozenset(escaped))
+        resolved = SitesResolved(
+            [*half.calls.sites, *late], frozenset(escaped), [*half.calls.reresolved(), *late]
+        )
     else:
         plan = _Plan(program, second, meanwhile)
         resolved = _with_helper(plan, half, afterwards) if helper and may_fork() else _here(plan, half)
-    half.calls.follow_new_callers(resolved.sites)  # here, on every site: the same in every process
+    half.calls.follow_new_callers(resolved.sites, resolved.changed)  # here: the same in every process
     return resolved
 
 
@@ -185,6 +188,7 @@ def _here(
     return SitesResolved(
         [*_in_order(program, half.calls.sites, other.calls.sites), *_in_order(program, late, other_late)],
         frozenset(escaped),
+        [*half.calls.reresolved(), *other.calls.reresolved(), *late, *other_late],
     )
 
 
@@ -250,9 +254,11 @@ def _beside_helper(plan: _Plan, half: _Half, receive: BinaryIO, send: BinaryIO) 
     reresolved, other_late = final
     for index, targets in reresolved:
         their_sites[index].targets = _decode_targets(targets)
+    their_late = decoder.sites(other_late)
     resolved = SitesResolved(
-        [*every_site, *_in_order(program, late, decoder.sites(other_late))],
+        [*every_site, *_in_order(program, late, their_late)],
         frozenset(escaped),
+        [*half.calls.reresolved(), *(their_sites[index] for index, _ in reresolved), *late, *their_late],
     )
     return resolved, True
 
