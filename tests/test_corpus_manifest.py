@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from dure.cli import main
 from dure.corpus import Manifest, load_manifest, manifest_dir, shipped_manifests
 from dure.errors import ManifestError
 
@@ -286,3 +287,38 @@ def test_duplicate_names_point_at_the_second(tmp_path: Path) -> None:
 def test_errors_in_later_packages_carry_their_index(tmp_path: Path) -> None:
     second = GOOD_PACKAGE.replace('"demo"', '"other"').replace(SHA, "xyz")
     assert_rejected(tmp_path, HEADER + GOOD_PACKAGE + second, "package[1].sha256", "'xyz'")
+
+
+# --- what running the tests needs ---------------------------------------------------------------------
+
+
+def test_requirements_list_the_runners_then_each_package_s_dependencies_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = GOOD_PACKAGE.replace('"demo"', '"other"').replace(
+        'deps = ["pytest"]', 'deps = ["pytest<9", "tzdata", \'backports.zoneinfo; python_version < "3.9"\']'
+    )
+    untested = GOOD_PACKAGE.replace('"demo"', '"untested"').replace("has_tests = true", "has_tests = false")
+    untested = untested[: untested.index("[package.tests]")]
+    path = write(tmp_path, HEADER + GOOD_PACKAGE + other + untested)
+    assert main(["corpus", "requirements", "--corpus", str(path)]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("# test")]
+    assert lines[1:] == [
+        "pytest",
+        "coverage",
+        "# demo 1.0",
+        "# other 1.0",
+        "pytest<9",
+        "tzdata",
+        'backports.zoneinfo; python_version < "3.9"',
+    ]
+
+
+def test_requirements_of_the_main_corpus_name_every_test_dependency(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["corpus", "requirements", "--corpus", "main"]) == 0
+    printed = set(capsys.readouterr().out.splitlines())
+    for spec in load_manifest("main").packages:
+        if spec.tests is not None:
+            assert set(spec.tests.deps) <= printed, spec.name

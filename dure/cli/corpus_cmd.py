@@ -1,4 +1,4 @@
-"""``dure corpus``: fetch and list the repositories of a corpus manifest."""
+"""``dure corpus``: fetch and list the repositories of a manifest, and what running their tests needs."""
 
 from __future__ import annotations
 
@@ -71,6 +71,34 @@ def list_(corpus_name: str) -> int:
         click.echo(f"{source.name}\t{source.version}\tcached (not in {manifest.name})\t\t{source.root}")
     summary = f"{cached} of {len(manifest.packages)} packages cached"
     click.echo(f"{summary}; {len(others)} other cached sources under {_display(cache_root())}", err=True)
+    return int(ExitCode.OK)
+
+
+#: What every test run needs besides a package's own test dependencies (see ``dure.analyzers._requirements``).
+TEST_RUNNERS = ("pytest", "coverage")
+
+
+@corpus.command()
+@click.option("--corpus", "corpus_name", default="default", show_default=True, help=CORPUS_HELP)
+@reports_errors
+def requirements(corpus_name: str) -> int:
+    """Print what the test interpreter needs to run the tests of the manifest's packages, as a pip
+    requirements file (``pip install -r``): the test runners, then each package's test dependencies."""
+    manifest = load_manifest(corpus_name)
+    click.echo(f"# test requirements of corpus {manifest.name} ({manifest.path})")
+    click.echo("# for $DURE_TEST_PYTHON: pip install -r THIS_FILE")
+    written = set(TEST_RUNNERS)
+    for runner in TEST_RUNNERS:
+        click.echo(runner)
+    for spec in manifest.packages:
+        if spec.tests is None:
+            continue
+        new = [dep for dep in spec.tests.deps if dep not in written]
+        written.update(new)
+        status = "" if spec.tests.status == "pass" else f" (tests {spec.tests.status})"
+        click.echo(f"# {spec.name} {spec.version}{status}")
+        for dep in new:
+            click.echo(dep)
     return int(ExitCode.OK)
 
 
