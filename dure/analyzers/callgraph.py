@@ -891,7 +891,8 @@ class CallResolver:
     def _items_called(self, containers: Vals, dunder: str, depth: int = 0) -> list[ResolvedTarget]:
         """``dunder`` of the items of the builtin containers among ``containers`` (their values, for a
         dict), and of their items' items: a list's ``repr()`` is its items', comparing two lists compares
-        their items. Possible: the container may be empty, or the comparison stop early."""
+        their items. Possible: the container may be empty, or the comparison stop early. In callee order:
+        containers are visited in an order that depends on the hash seed (see :func:`ordered`)."""
         targets: list[ResolvedTarget] = []
         if not _is_item_container(containers):
             return targets
@@ -904,7 +905,9 @@ class CallResolver:
                 targets.extend(self._items_called(items, dunder, depth + 1))
         for target in targets:
             target.certainty = Certainty.POSSIBLE
-        return _deduplicate(targets) if targets else targets
+        if not targets or depth:
+            return targets
+        return sorted(_deduplicate(targets), key=lambda target: target.callee)
 
     def _percent_formatted(self, site: ResolvedSite) -> list[ResolvedTarget]:
         """``"%s and %r" % (a, b)``: ``%s`` shows its argument with ``str()``, ``%r`` and ``%a`` with
