@@ -3,12 +3,15 @@
 
 A certain edge claims that whenever its call site runs, it calls that target. For every package of a corpus
 whose tests run here, the tests run once in the sandbox under dure's call recorder, which notes each call
-between the package's own functions with the line of the caller that made it
-(:func:`dure.analyzers.runtime.collect_evidence`). A certain edge to one of the package's functions is
-*checked* where the run made a call from its site's line and the index has no other call site on that line
-of that caller: it is *confirmed* when the target was called from there, and *contradicted* otherwise.
-Contradictions are listed for review: a site can run and still not reach its call (an exception raised
-while evaluating the arguments, a branch of ``x if c else f()`` written on one line with another call).
+between the package's own functions with the line of the caller that made it, and with the span of the
+instruction that made it (:func:`dure.analyzers.runtime.collect_evidence`). A certain edge to one of the
+package's functions is *checked* where the run made a call from its site: from the span of the site's call
+expression, when no other call starts where it does (*by span*: the call instruction itself ran, whatever
+else its line holds), else from its line, when the index has no other call site on that line of that
+caller. It is *confirmed* when the target was called from there, and *contradicted* otherwise.
+Contradictions are listed for review: checked by its line, a site can run and still not reach its call (an
+exception raised while evaluating the arguments, a branch of ``x if c else f()`` written on one line with
+another call).
 
 The same run measures what the index misses. Each call the tests made between the package's functions, from
 a line of the caller where the index has call sites, is *found certain* or *found possible* when one of
@@ -44,7 +47,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from dure.analyzers import RepoIndex, build_index
-from dure.analyzers.model import Certainty, DefinitionKind
+from dure.analyzers.model import CallSite, Certainty, DefinitionKind
 from dure.analyzers.runtime import collect_evidence
 from dure.corpus import Repository
 from dure.corpus.manifest import load_manifest
@@ -100,6 +103,7 @@ class PackageResult:
     checked: int = 0
     confirmed: int = 0
     contradicted: tuple[Contradiction, ...] = field(default_factory=tuple)
+    by_span: int = 0  # of the checked edges, those told apart from their line's other calls by their span
     observed: Observed = field(default_factory=Observed)
 
 
@@ -147,27 +151,38 @@ def check(repository: Repository) -> PackageResult:
     observed: dict[tuple[str, int], set[str]] = defaultdict(set)
     for caller, line, callee in evidence.sites:
         observed[(caller, line)].add(callee)
+    at_span: dict[tuple[str, int, int, int, int], set[str]] = defaultdict(set)
+    for caller, line, column, end, end_column, callee in evidence.positions:
+        at_span[(caller, line, column, end, end_column)].add(callee)
+    spans = call_spans(repository.root, _files(index))
     sites_per_line = Counter((site.caller, site.line) for site in index.call_sites)
+    sites_per_start = Counter((site.caller, site.line, site.column) for site in index.call_sites)
     lazy = lazy_functions(index)
     definitions = index.definitions
-    certain = checked = confirmed = 0
+    certain = checked = by_span = confirmed = 0
     contradicted: list[Contradiction] = []
-    for edge in index.edges():
-        target = definitions.get(edge.callee)
-        if edge.certainty is not Certainty.CERTAIN or target is None or target.kind not in FUNCTIONS:
-            continue
-        certain += 1
-        place = (edge.caller, edge.line)
-        if edge.callee in lazy or _caches(target.decorators) or place not in observed:
-            continue
-        if sites_per_line[place] != 1:
-            continue
-        checked += 1
-        if edge.callee in observed[place]:
-            confirmed += 1
-        else:
-            found = tuple(sorted(observed[place]))
-            contradicted.append(Contradiction(edge.caller, edge.line, edge.callee, edge.file, found))
+    for site in index.call_sites:
+        for edge in site.targets:
+            target = definitions.get(edge.callee)
+            if edge.certainty is not Certainty.CERTAIN or target is None or target.kind not in FUNCTIONS:
+                continue
+            certain += 1
+            if edge.callee in lazy or _caches(target.decorators):
+                continue
+            found = _called_from(site, spans, sites_per_start, at_span)
+            if found is not None:
+                by_span += 1
+            elif sites_per_line[(site.caller, site.line)] == 1:
+                found = observed.get((site.caller, site.line))
+            if not found:
+                continue
+            checked += 1
+            if edge.callee in found:
+                confirmed += 1
+            else:
+                contradicted.append(
+                    Contradiction(site.caller, site.line, edge.callee, site.file, tuple(sorted(found)))
+                )
     return PackageResult(
         repository.name,
         version,
@@ -178,8 +193,66 @@ def check(repository: Repository) -> PackageResult:
         checked,
         confirmed,
         tuple(sorted(contradicted, key=lambda c: (c.file, c.line, c.callee))),
+        by_span,
         observed_calls(index, evidence.sites, lazy, method_call_starts(repository.root, _files(index))),
     )
+
+
+Span = tuple[int, int, int, int]  # line, column, end line, end column
+
+
+def _called_from(
+    site: CallSite,
+    spans: dict[tuple[str, int, int], tuple[Span, ...]],
+    sites_per_start: Counter[tuple[str, int, int]],
+    at_span: dict[tuple[str, int, int, int, int], set[str]],
+) -> set[str] | None:
+    """What the tests called from the expression of an explicit call ``site``, told apart from the other
+    calls of its line by its span; None when the span does not name it alone (another site starts where it
+    does, a decorator) or nothing was called from there."""
+    if site.implicit or sites_per_start[(site.caller, site.line, site.column)] != 1:
+        return None
+    found: set[str] = set()
+    for span in spans.get((site.file, site.line, site.column), ()):
+        found |= at_span.get((site.caller, *span), set())
+    return found or None
+
+
+def call_spans(root: Path, files: Iterable[str]) -> dict[tuple[str, int, int], tuple[Span, ...]]:
+    """``(file, line, column) -> spans``: for each call that is the only one starting at its place, the spans
+    the interpreter may give the instruction that makes it (the recorder's ``positions``): the call's own,
+    and for a method name on another line than the call's start, the same span from the method name (how
+    Python 3.11 and later place a method call). Decorators are left out: the call applying one has the
+    decorator's span, shared with a call in it."""
+    spans: dict[tuple[str, int, int], tuple[Span, ...]] = {}
+    for file in files:
+        try:
+            tree = ast.parse((root / file).read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            continue
+        decorators = {
+            id(decorator)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            for decorator in node.decorator_list
+        }
+        calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+        starts = Counter((node.lineno, node.col_offset) for node in calls)
+        for node in calls:
+            if (
+                id(node) in decorators
+                or starts[(node.lineno, node.col_offset)] != 1
+                or node.end_lineno is None
+            ):
+                continue
+            end = (node.end_lineno, node.end_col_offset or 0)
+            found = [(node.lineno, node.col_offset, *end)]
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.end_lineno not in (None, node.lineno):
+                name_column = (func.end_col_offset or 0) - len(func.attr)
+                found.append((func.end_lineno or node.lineno, name_column, *end))
+            spans[(file, node.lineno, node.col_offset)] = tuple(found)
+    return spans
 
 
 def method_call_starts(root: Path, files: Iterable[str]) -> dict[tuple[str, int], tuple[int, ...]]:
@@ -271,20 +344,21 @@ def markdown(corpus: str, results: Sequence[PackageResult]) -> str:
         "# Certain call edges against the packages' own test runs",
         "",
         f"Corpus `{corpus}`, Python {platform.python_version()}. A certain edge to one of the package's "
-        "functions is checked where the tests made a call from its site's line and the index has no other "
-        "site on that line (see `benchmarks/certain_at_runtime.py`).",
+        "functions is checked where the tests made a call from its site: from the span of its call "
+        "expression (*by span*), else from its line when the index has no other site on that line (see "
+        "`benchmarks/certain_at_runtime.py`).",
         "",
-        "| package | tests passed | failed | certain edges | checked | confirmed | contradicted |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| package | tests passed | failed | certain edges | checked | by span | confirmed | contradicted |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in results:
         if r.error is not None:
             reason = " ".join(r.error.split())[:160].replace("|", "/")
-            lines.append(f"| {r.name} {r.version} | not run: {reason} | | | | | |")
+            lines.append(f"| {r.name} {r.version} | not run: {reason} | | | | | | |")
         else:
             lines.append(
                 f"| {r.name} {r.version} | {r.passed} | {r.failed} | {r.certain} | {r.checked} | "
-                f"{r.confirmed} | {len(r.contradicted)} |"
+                f"{r.by_span} | {r.confirmed} | {len(r.contradicted)} |"
             )
     share = f"{confirmed / checked:.2%}" if checked else "-"
     lines += [

@@ -149,6 +149,8 @@ def test_edges_lines_and_outcomes_of_a_flat_package(temporary_repo: TemporaryRep
         ("pkg.calc.Counter.bump", 18, "pkg.calc.add"),
         ("tests.test_calc.test_fails", 14, "pkg.calc.add"),
     }
+    assert {(p[0], p[1], p[5]) for p in found.positions} == found.sites  # and by the call's span
+    assert ("tests.test_calc.test_counter", 10, 11, 10, 25, "pkg.calc.Counter.bump") in found.positions
     assert found.executed == {
         "pkg/__init__.py": {1, 2},
         "pkg/calc.py": {1, 2, 5, 6, 9, 13, 14, 15, 17, 18, 19},

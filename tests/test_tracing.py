@@ -193,6 +193,41 @@ def test_recorder_with_lines_names_the_calling_line(tmp_path: Path) -> None:
     with CallRecorder(tmp_path) as plain:
         namespace["f"](True)  # type: ignore[operator]
     assert plain.trace().sites == frozenset()  # lines are recorded only when asked for
+    assert plain.trace().positions == frozenset()
+
+
+def test_positions_tell_apart_the_calls_of_one_line(tmp_path: Path) -> None:
+    """Each call with the span of the expression that made it: two calls of one line, a chained call (which
+    starts where the call it is chained to starts), and a method name on a line of its own (the span
+    starts there)."""
+    source = (
+        "class K:\n"
+        "    def m(self, x=None):\n"
+        "        return self\n\n\n"
+        "def g(x):\n"
+        "    return K()\n\n\n"
+        "def f():\n"
+        "    g(1).m(g(2))\n"
+        "    (K()\n"
+        "        .m())\n"
+    )
+    write(tmp_path, {"lib.py": source})
+    namespace: dict[str, object] = {}
+    exec(compile(source, str(tmp_path / "lib.py"), "exec"), namespace)
+    with CallRecorder(tmp_path, c_calls=False, lines=True) as recorder:
+        namespace["f"]()  # type: ignore[operator]
+    positions = {p for p in recorder.trace().positions if p[0] == "lib.f"}
+    assert positions == {
+        ("lib.f", 11, 4, 11, 8, "lib.g"),  # g(1)
+        ("lib.f", 11, 11, 11, 15, "lib.g"),  # g(2), an argument
+        ("lib.f", 11, 4, 11, 16, "lib.K.m"),  # g(1).m(g(2))
+        ("lib.f", 13, 9, 13, 12, "lib.K.m"),  # .m() on its own line
+    }
+    assert recorder.trace().sites >= {
+        ("lib.f", 11, "lib.g"),
+        ("lib.f", 11, "lib.K.m"),
+        ("lib.f", 13, "lib.K.m"),
+    }
 
 
 def test_equal_functions_of_two_files_keep_their_own_names(tmp_path: Path) -> None:

@@ -9,7 +9,9 @@ is loaded from its file (``$DURE_TRACER``), not as ``dure.analyzers.tracing``: i
 import the analyzers' own dependencies into the tested process, where the tests might then find them
 instead of the tree's modules. Module names come from ``$DURE_OUTBOX/modules.json`` (file -> module, the
 index's names); the edges go to ``$DURE_OUTBOX/calls.json`` as ``{"edges": [[caller, callee], ...],
-"sites": [[caller, line, callee], ...]}`` (a site is a call with the caller's line that made it).
+"sites": [[caller, line, callee], ...], "positions": [[caller, line, column, end line, end column, callee],
+...]}`` (a site is a call with the caller's line that made it, a position the same with the span of the
+instruction that made it).
 """
 
 from __future__ import annotations
@@ -47,5 +49,5 @@ _RECORDER.start()
 def pytest_unconfigure(config: pytest.Config) -> None:
     _RECORDER.stop()
     trace = _RECORDER.trace()
-    calls = {"edges": sorted(trace.edges), "sites": sorted(trace.sites)}
+    calls = {"edges": sorted(trace.edges), "sites": sorted(trace.sites), "positions": sorted(trace.positions)}
     (_OUTBOX / "calls.json").write_text(json.dumps(calls), encoding="utf-8")

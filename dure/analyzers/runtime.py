@@ -50,7 +50,9 @@ class TestEvidence:
 
     ``edges`` are the call edges (caller, callee) between the repository's own definitions, named as the
     index names them; ``sites`` the same calls with the caller's line that made each (caller, line, callee),
-    which tell the index's call sites apart; ``executed`` maps a file (relative to the repository root,
+    which tell the index's call sites apart, and ``positions`` with the span of the instruction that made
+    each (caller, line, column, end line, end column, callee), which tell apart the calls of one line;
+    ``executed`` maps a file (relative to the repository root,
     POSIX) to the lines the tests ran, import time included; ``passed``/``failed`` count test outcomes
     (errors in setup or teardown count as failed, skipped tests not at all); ``seconds`` is the run's
     duration (the cached run's, on a cache hit). ``error`` says why the tests could not run here (a missing
@@ -61,6 +63,7 @@ class TestEvidence:
 
     edges: frozenset[tuple[str, str]] = frozenset()
     sites: frozenset[tracing.Site] = frozenset()
+    positions: frozenset[tracing.Position] = frozenset()
     executed: Mapping[str, frozenset[int]] = field(default_factory=dict)
     passed: int = 0
     failed: int = 0
@@ -203,6 +206,10 @@ def _from_json(data: Mapping[str, Any]) -> TestEvidence:
     return TestEvidence(
         edges=frozenset((str(a), str(b)) for a, b in data["edges"]),
         sites=frozenset((str(a), int(line), str(b)) for a, line, b in data["sites"]),
+        positions=frozenset(
+            (str(a), int(line), int(column), int(end), int(end_column), str(b))
+            for a, line, column, end, end_column, b in data["positions"]
+        ),
         executed={str(f): frozenset(int(n) for n in lines) for f, lines in data["executed"].items()},
         passed=int(data["passed"]),
         failed=int(data["failed"]),
@@ -241,10 +248,11 @@ def _run(
     prefixes = frozenset(modules.values())
     edges = sorted(e for e in calls["edges"] if _inside(e[0], prefixes) and _inside(e[1], prefixes))
     sites = sorted(s for s in calls["sites"] if _inside(s[0], prefixes) and _inside(s[2], prefixes))
+    positions = sorted(p for p in calls["positions"] if _inside(p[0], prefixes) and _inside(p[5], prefixes))
     executed = {f: sorted(n for n in map(int, lines) if n > 0) for f, lines in outcome["lines"].items()}
     executed = {f: lines for f, lines in executed.items() if lines}  # an empty module "runs" line 0
-    return {"edges": edges, "sites": sites, "executed": executed, "passed": passed, "failed": failed,
-            "seconds": round(result.duration, 3)}  # fmt: skip
+    return {"edges": edges, "sites": sites, "positions": positions, "executed": executed, "passed": passed,
+            "failed": failed, "seconds": round(result.duration, 3)}  # fmt: skip
 
 
 def _why(stdout: str, stderr: str) -> str:

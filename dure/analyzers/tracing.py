@@ -42,6 +42,9 @@ _IGNORED_BUILTINS = frozenset({"builtins.__build_class__"})  # the machinery of 
 
 Edge = tuple[str, str]
 Site = tuple[str, int, str]  # caller, the line of the caller that made the call, callee
+#: caller, the span of the caller's instruction that made the call (line, column, end line, end column; the
+#: columns count UTF-8 bytes, as ``ast`` does), callee
+Position = tuple[str, int, int, int, int, str]
 
 
 class TracingError(AnalysisError):
@@ -58,6 +61,7 @@ class Trace:
     external: frozenset[Edge] = frozenset()
     through: frozenset[tuple[str, str, str]] = frozenset()  # (caller, callee, builtin) inside a builtin call
     sites: frozenset[Site] = frozenset()  # (caller, line, callee) of each call (with ``lines=True`` only)
+    positions: frozenset[Position] = frozenset()  # each call with its instruction's span (``lines=True``)
     error: str | None = None  # the last line of an uncaught exception's traceback
     exit_code: int = 0
     stdout: str = ""
@@ -71,6 +75,7 @@ class Trace:
             "external": sorted(self.external),
             "through": sorted(self.through),
             "sites": sorted(self.sites),
+            "positions": sorted(self.positions),
             "error": self.error,
         }
 
@@ -81,6 +86,10 @@ class Trace:
 
         through = frozenset((str(a), str(b), str(c)) for a, b, c in data.get("through", ()))
         sites = frozenset((str(a), int(line), str(b)) for a, line, b in data.get("sites", ()))
+        positions = frozenset(
+            (str(a), int(line), int(column), int(end), int(end_column), str(b))
+            for a, line, column, end, end_column, b in data.get("positions", ())
+        )
         return cls(
             edges=pairs("edges"),
             resumptions=pairs("resumptions"),
@@ -88,6 +97,7 @@ class Trace:
             external=pairs("external"),
             through=through,
             sites=sites,
+            positions=positions,
             error=data.get("error"),
             **extra,
         )
@@ -144,7 +154,9 @@ class CallRecorder:
     ``c_calls=False`` calls of C functions are not recorded (no builtin edges, ``external`` or ``through``):
     they are most of a test suite's events, and handling them triples the cost of recording the calls
     between Python functions. With ``lines=True`` each call is recorded with the line of the caller that
-    made it too (``sites``), which tells a call site the static index names by its line.
+    made it too (``sites``), which tells a call site the static index names by its line, and with the span
+    of the instruction that made it (``positions``), which tells apart the calls of one line (a call's span
+    is its expression's, from the method name's line when that is not the receiver's).
     """
 
     def __init__(
@@ -171,6 +183,8 @@ class CallRecorder:
         self._external: set[Edge] = set()
         self._through: set[tuple[str, str, str]] = set()
         self._sites: set[Site] = set()
+        self._positions: set[Position] = set()
+        self._spans: dict[int, list[tuple[int | None, int | None, int | None, int | None]]] = {}
         self._previous: Any = None
 
     def __enter__(self) -> Self:
@@ -195,6 +209,7 @@ class CallRecorder:
             external=frozenset(self._external),
             through=frozenset(self._through),
             sites=frozenset(self._sites),
+            positions=frozenset(self._positions),
             error=error,
         )
 
@@ -283,8 +298,26 @@ class CallRecorder:
         self._edges.add(edge)
         if self._lines:
             self._sites.add((caller.name, back.f_lineno, callee.name))
+            span = self._span(back)
+            if span is not None:
+                self._positions.add((caller.name, *span, callee.name))
         if self._c_stack and self._c_stack[-1][0] is back:
             self._through.add((*edge, self._c_name(self._c_stack[-1][1])))
+
+    def _span(self, frame: FrameType) -> tuple[int, int, int, int] | None:
+        """The span of the instruction ``frame`` is running, if its code has positions. The code object is
+        kept alive by :attr:`_codes` (:meth:`_info` has seen it), so its id names it."""
+        code = frame.f_code
+        spans = self._spans.get(id(code))
+        if spans is None:
+            spans = self._spans[id(code)] = list(code.co_positions())
+        index = frame.f_lasti // 2  # f_lasti counts bytes, positions 2-byte code units
+        if not 0 <= index < len(spans):
+            return None
+        line, end, column, end_column = spans[index]
+        if line is None or end is None or column is None or end_column is None:
+            return None
+        return line, column, end, end_column
 
     def _on_c_call(self, frame: FrameType, func: Any) -> None:
         self._c_stack.append((frame, func))
