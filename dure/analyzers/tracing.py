@@ -45,6 +45,8 @@ Site = tuple[str, int, str]  # caller, the line of the caller that made the call
 #: caller, the span of the caller's instruction that made the call (line, column, end line, end column; the
 #: columns count UTF-8 bytes, as ``ast`` does), callee
 Position = tuple[str, int, int, int, int, str]
+Span = tuple[int, int, int, int]  # line, column, end line, end column
+_NO_SPAN: Span = (0, 0, 0, 0)
 
 
 class TracingError(AnalysisError):
@@ -183,8 +185,9 @@ class CallRecorder:
         self._external: set[Edge] = set()
         self._through: set[tuple[str, str, str]] = set()
         self._sites: set[Site] = set()
-        self._positions: set[Position] = set()
-        self._spans: dict[int, list[tuple[int | None, int | None, int | None, int | None]]] = {}
+        # calls by the span of the instruction that made them, the sites' lines and the positions both
+        self._made_at: set[tuple[str, Span, str]] = set()
+        self._spans: dict[int, list[Span]] = {}  # by code object (kept alive by _codes), by code unit
         self._previous: Any = None
 
     def __enter__(self) -> Self:
@@ -208,8 +211,12 @@ class CallRecorder:
             callbacks=frozenset(self._callbacks),
             external=frozenset(self._external),
             through=frozenset(self._through),
-            sites=frozenset(self._sites),
-            positions=frozenset(self._positions),
+            sites=frozenset(
+                self._sites | {(caller, span[0], callee) for caller, span, callee in self._made_at}
+            ),
+            positions=frozenset(
+                (caller, *span, callee) for caller, span, callee in self._made_at if span[0] > 0
+            ),
             error=error,
         )
 
@@ -297,27 +304,25 @@ class CallRecorder:
             return
         self._edges.add(edge)
         if self._lines:
-            self._sites.add((caller.name, back.f_lineno, callee.name))
-            span = self._span(back)
-            if span is not None:
-                self._positions.add((caller.name, *span, callee.name))
+            code = back.f_code
+            spans = self._spans.get(id(code)) or self._spans_of(code)
+            span = spans[back.f_lasti >> 1]  # f_lasti counts bytes, spans 2-byte code units
+            if span[0] > 0:
+                self._made_at.add((caller.name, span, callee.name))
+            else:
+                self._sites.add((caller.name, back.f_lineno, callee.name))
         if self._c_stack and self._c_stack[-1][0] is back:
             self._through.add((*edge, self._c_name(self._c_stack[-1][1])))
 
-    def _span(self, frame: FrameType) -> tuple[int, int, int, int] | None:
-        """The span of the instruction ``frame`` is running, if its code has positions. The code object is
-        kept alive by :attr:`_codes` (:meth:`_info` has seen it), so its id names it."""
-        code = frame.f_code
-        spans = self._spans.get(id(code))
-        if spans is None:
-            spans = self._spans[id(code)] = list(code.co_positions())
-        index = frame.f_lasti // 2  # f_lasti counts bytes, positions 2-byte code units
-        if not 0 <= index < len(spans):
-            return None
-        line, end, column, end_column = spans[index]
-        if line is None or end is None or column is None or end_column is None:
-            return None
-        return line, column, end, end_column
+    def _spans_of(self, code: CodeType) -> list[Span]:
+        """The span of each code unit of ``code`` (line 0 where it has none)."""
+        spans = self._spans[id(code)] = [
+            (line, column, end, end_column)
+            if line is not None and end is not None and column is not None and end_column is not None
+            else _NO_SPAN
+            for line, end, column, end_column in code.co_positions()
+        ]
+        return spans
 
     def _on_c_call(self, frame: FrameType, func: Any) -> None:
         self._c_stack.append((frame, func))
