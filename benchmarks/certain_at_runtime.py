@@ -56,6 +56,7 @@ from dure.generators.pipeline import module_files
 
 HERE = Path(__file__).resolve().parent
 FUNCTIONS = frozenset({DefinitionKind.FUNCTION, DefinitionKind.METHOD})
+UNRESOLVED = Certainty.UNRESOLVED
 CACHING = ("cache", "lru_cache", "cached", "memoize")
 
 
@@ -194,7 +195,13 @@ def check(repository: Repository) -> PackageResult:
         confirmed,
         tuple(sorted(contradicted, key=lambda c: (c.file, c.line, c.callee))),
         by_span,
-        observed_calls(index, evidence.sites, lazy, method_call_starts(repository.root, _files(index))),
+        observed_calls(
+            index,
+            evidence.sites,
+            lazy,
+            method_call_starts(repository.root, _files(index)),
+            calls_made_by(index, evidence.positions, spans),
+        ),
     )
 
 
@@ -278,10 +285,12 @@ def observed_calls(
     sites: Iterable[tuple[str, int, str]],
     lazy: set[str],
     starts: dict[tuple[str, int], tuple[int, ...]] | None = None,
+    made_by: dict[tuple[str, int, str], list[CallSite]] | None = None,
 ) -> Observed:
     """What the index has for each call the tests made (see the module docstring). ``starts`` (see
     :func:`method_call_starts`): a call made from the line of a method name counts at the line its call
-    starts on too."""
+    starts on too. ``made_by`` (see :func:`calls_made_by`): the calls whose spans name the sites that made
+    them are judged by those sites alone, not by every site of their line."""
     targets: dict[tuple[str, int], dict[str, Certainty]] = defaultdict(dict)
     unresolved: set[tuple[str, int]] = set()
     files: dict[tuple[str, int], str] = {}
@@ -297,6 +306,17 @@ def observed_calls(
     missed: list[Miss] = []
     for caller, line, callee in sorted(sites):
         if callee in lazy:
+            continue
+        makers = (made_by or {}).get((caller, line, callee))
+        if makers:
+            kind = _judged_by(makers, callee)
+            if kind == "missed":
+                known = tuple(
+                    sorted({t.callee for s in makers for t in s.targets if t.certainty is not UNRESOLVED})
+                )
+                missed.append(Miss(caller, line, callee, makers[0].file, known))
+            else:
+                counts[kind] += 1
             continue
         definition = definitions.get(caller)
         earlier = (starts or {}).get((definition.file, line), ()) if definition is not None else ()
@@ -314,6 +334,43 @@ def observed_calls(
     return Observed(
         counts["certain"], counts["possible"], counts["unresolved"], tuple(missed), counts["elsewhere"]
     )
+
+
+def _judged_by(makers: list[CallSite], callee: str) -> str:
+    """``certain``, ``possible``, ``unresolved`` or ``missed``: what the sites that made a call say of it."""
+    found = {
+        t.certainty for s in makers for t in s.targets if t.callee == callee and t.certainty is not UNRESOLVED
+    }
+    if found:
+        return (Certainty.CERTAIN if Certainty.CERTAIN in found else Certainty.POSSIBLE).value
+    if any(t.certainty is UNRESOLVED for s in makers for t in s.targets):
+        return "unresolved"
+    return "missed"
+
+
+def calls_made_by(
+    index: RepoIndex,
+    positions: Iterable[tuple[str, int, int, int, int, str]],
+    spans: dict[tuple[str, int, int], tuple[Span, ...]],
+) -> dict[tuple[str, int, str], list[CallSite]]:
+    """``(caller, line, callee) -> sites``: the explicit call sites that made the calls of a caller's line to
+    a callee, found by the spans of the instructions that made them; only where every such call has a span
+    that names a site (see :func:`call_spans`)."""
+    starts = Counter((site.caller, site.line, site.column) for site in index.call_sites)
+    by_span: dict[tuple[str, int, int, int, int], CallSite] = {}
+    for site in index.call_sites:
+        if not site.implicit and starts[(site.caller, site.line, site.column)] == 1:
+            for span in spans.get((site.file, site.line, site.column), ()):
+                by_span[(site.caller, *span)] = site
+    made_by: dict[tuple[str, int, str], list[CallSite]] = defaultdict(list)
+    unnamed: set[tuple[str, int, str]] = set()
+    for caller, line, column, end, end_column, callee in positions:
+        site = by_span.get((caller, line, column, end, end_column))
+        if site is None:
+            unnamed.add((caller, line, callee))
+        else:
+            made_by[(caller, line, callee)].append(site)
+    return {call: sites for call, sites in made_by.items() if call not in unnamed}
 
 
 def _files(index: RepoIndex) -> set[str]:
