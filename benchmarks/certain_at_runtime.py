@@ -354,22 +354,29 @@ def calls_made_by(
     spans: dict[tuple[str, int, int], tuple[Span, ...]],
 ) -> dict[tuple[str, int, str], list[CallSite]]:
     """``(caller, line, callee) -> sites``: the explicit call sites that made the calls of a caller's line to
-    a callee, found by the spans of the instructions that made them; only where every such call has a span
-    that names a site (see :func:`call_spans`)."""
+    a callee, found by the spans of the instructions that made them, with the sites inside their spans (in
+    ``set(map(f, xs))``, ``set`` calls ``f`` through the iterator ``map`` made); only where every such call
+    has a span that names a site (see :func:`call_spans`)."""
     starts = Counter((site.caller, site.line, site.column) for site in index.call_sites)
     by_span: dict[tuple[str, int, int, int, int], CallSite] = {}
     for site in index.call_sites:
         if not site.implicit and starts[(site.caller, site.line, site.column)] == 1:
             for span in spans.get((site.file, site.line, site.column), ()):
                 by_span[(site.caller, *span)] = site
+    by_caller: dict[str, list[CallSite]] = defaultdict(list)
+    for site in index.call_sites:
+        by_caller[site.caller].append(site)
     made_by: dict[tuple[str, int, str], list[CallSite]] = defaultdict(list)
     unnamed: set[tuple[str, int, str]] = set()
     for caller, line, column, end, end_column, callee in positions:
         site = by_span.get((caller, line, column, end, end_column))
         if site is None:
             unnamed.add((caller, line, callee))
-        else:
-            made_by[(caller, line, callee)].append(site)
+            continue
+        inside = ((site.line, site.column), (end, end_column))
+        made_by[(caller, line, callee)].extend(
+            other for other in by_caller[caller] if inside[0] <= (other.line, other.column) < inside[1]
+        )
     return {call: sites for call, sites in made_by.items() if call not in unnamed}
 
 
