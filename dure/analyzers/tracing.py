@@ -306,7 +306,8 @@ class CallRecorder:
         if self._lines:
             code = back.f_code
             spans = self._spans.get(id(code)) or self._spans_of(code)
-            span = spans[back.f_lasti >> 1]  # f_lasti counts bytes, spans 2-byte code units
+            unit = back.f_lasti >> 1  # f_lasti counts bytes, spans 2-byte code units
+            span = spans[unit] if 0 <= unit < len(spans) else _NO_SPAN  # a hook must never raise
             if span[0] > 0:
                 self._made_at.add((caller.name, span, callee.name))
             else:
