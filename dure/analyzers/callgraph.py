@@ -1314,7 +1314,12 @@ class CallResolver:
         for value in ordered(func.values):
             targets.extend(self._targets_of(value, unique))
             if value[0] == "X":
-                targets.extend(self._through_external(value[1], site))
+                through = self._through_external(value[1], site)
+                if not unique:  # ``fn(x)`` where ``fn`` may be ``repr``: ``x.__repr__`` is one possibility
+                    for target in through:
+                        if target.certainty is Certainty.CERTAIN:
+                            target.certainty = Certainty.POSSIBLE
+                targets.extend(through)
         if record.func[0] == "a" and self._getattr_hooks_defined:
             targets.extend(self._attribute_fallbacks(record.func, site))
         if not func.complete or (func.values and not targets) or not func.values:
