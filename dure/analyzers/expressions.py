@@ -409,7 +409,7 @@ class ExpressionCollector(ScopeTracker):
     ) -> None:
         """``box.update(other, k=v)``: the values of ``other`` and each ``v`` become items of ``box``."""
         container = self.ref(func.value)
-        values = [("i", args[0], None)] if args and args[0] != STARRED else []
+        values: list[Ref] = [("i", args[0], None)] if args and args[0] != STARRED else []
         values += [ref if keyword is not None else ("i", ref, None) for keyword, ref in keywords]
         for value in values:
             self.summary.container_adds.append(ContainerAdd(self.scope.id, container, value))

@@ -6,7 +6,6 @@ import bisect
 import builtins
 from collections import defaultdict
 from collections.abc import Mapping
-from functools import cached_property
 
 from dure.analyzers.hierarchy import c3_linearise, transitive_subclasses
 from dure.analyzers.summary import Binding, CallRecord, ModuleSummary, Ref, Scope
@@ -15,21 +14,26 @@ from dure.analyzers.values import Vals
 ScopeKey = tuple[str, int]  # (module, scope id)
 BUILTIN_NAMES = frozenset(dir(builtins))
 _MISSING: list[tuple[Binding, ScopeKey]] = []  # a memo miss, told apart from a memoised None
-#: Cached properties computed from the class bases alone (see :meth:`Program.clear_memo`).
-_HIERARCHY_TABLES = (
-    "_mro_table",
-    "direct_subclasses",
-    "_subclass_memo",
-    "_direct_bases",
-    "_bases_memo",
-    "_open_classes",
-    "_open_positions",
-    "metaclass_instance_attrs",
-)
 
 
 class Program:
     """Read-only view over every module summary, with LEGB lookup and repository packages."""
+
+    # Tables derived on first use (see clear_memo for when they are dropped).
+    _made_class_scopes: dict[str, Scope] | None = None
+    _made_shadowed_submodules: dict[str, frozenset[str]] | None = None
+    _made_metaclass_defined: bool | None = None
+    _made_calls_by_name: dict[str, list[tuple[str, CallRecord]]] | None = None
+    _made_body_definers: dict[str, set[str]] | None = None
+    _made_definers: dict[str, set[str]] | None = None  # these two read bindings made elsewhere
+    _made_intercepting: frozenset[str] | None = None
+    # computed from the class bases alone
+    _made_mro_table: dict[str, tuple[str, ...]] | None = None
+    _made_direct_subclasses: dict[str, list[str]] | None = None
+    _made_direct_bases: dict[str, list[str]] | None = None
+    _made_open_classes: list[str] | None = None
+    _made_open_positions: dict[str, list[tuple[str, int]]] | None = None
+    _made_metaclass_instance_attrs: frozenset[str] | None = None
 
     def __init__(self, summaries: Mapping[str, ModuleSummary]) -> None:
         self.summaries = dict(summaries)
@@ -93,6 +97,9 @@ class Program:
         self.external_bases: dict[str, tuple[str, ...]] = {}
         self.unresolved_bases: dict[str, tuple[str, ...]] = {}
         self._hierarchy_size = (0, 0, 0)  # the sizes of the three tables above when memos were last cleared
+        self._open_memo: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        self._subclass_memo: dict[str, frozenset[str]] = {}
+        self._bases_memo: dict[str, frozenset[str]] = {}
 
     def is_module(self, name: str) -> bool:
         return name in self.modules or name in self.packages
@@ -120,14 +127,26 @@ class Program:
     def class_scope(self, qualname: str) -> Scope | None:
         return self.class_scopes.get(qualname)
 
-    @cached_property
+    @property
     def class_scopes(self) -> dict[str, Scope]:
+        found = self._made_class_scopes
+        if found is None:
+            found = self._made_class_scopes = self._make_class_scopes()
+        return found
+
+    def _make_class_scopes(self) -> dict[str, Scope]:
         """The body of every class by qualified name (definitions never change: kept by ``clear_memo``)."""
         scopes = {qualname: self.scope(key) for qualname, key in self.def_scope.items()}
         return {qualname: scope for qualname, scope in scopes.items() if scope.kind == "class"}
 
-    @cached_property
+    @property
     def shadowed_submodules(self) -> dict[str, frozenset[str]]:
+        found = self._made_shadowed_submodules
+        if found is None:
+            found = self._made_shadowed_submodules = self._make_shadowed_submodules()
+        return found
+
+    def _make_shadowed_submodules(self) -> dict[str, frozenset[str]]:
         """By package: the names its ``__init__`` binds at module level, without importing them, to something
         other than its submodule of that name (``sub = S()`` beside ``pkg/sub.py``): importing the submodule
         anywhere rebinds the attribute."""
@@ -146,14 +165,26 @@ class Program:
                 found[module] = names
         return found
 
-    @cached_property
+    @property
     def metaclass_defined(self) -> bool:
+        found = self._made_metaclass_defined
+        if found is None:
+            found = self._made_metaclass_defined = self._make_metaclass_defined()
+        return found
+
+    def _make_metaclass_defined(self) -> bool:
         """Whether a class of the repository names a metaclass (else no class object has special methods of
         the repository's)."""
         return any(scope.metaclass is not None for scope in self.class_scopes.values())
 
-    @cached_property
+    @property
     def metaclass_instance_attrs(self) -> frozenset[str]:
+        found = self._made_metaclass_instance_attrs
+        if found is None:
+            found = self._made_metaclass_instance_attrs = self._make_metaclass_instance_attrs()
+        return found
+
+    def _make_metaclass_instance_attrs(self) -> frozenset[str]:
         """The attributes the methods of metaclasses (classes deriving from ``type``) store on their
         instances, which are classes (``cls.name = f`` in a metaclass's ``__init__``)."""
         return frozenset(
@@ -221,13 +252,20 @@ class Program:
         self._member_memo.clear()
         self._dispatch_memo.clear()
         self._class_member_memo.clear()
-        derived = ["_definers", "_intercepting", "_open_memo"]  # they read bindings made from elsewhere
+        self._made_definers = None  # these read bindings made from elsewhere
+        self._made_intercepting = None
+        self._open_memo.clear()
         hierarchy = (len(self.class_bases), len(self.external_bases), len(self.unresolved_bases))
         if hierarchy != self._hierarchy_size:
             self._hierarchy_size = hierarchy
-            derived.extend(_HIERARCHY_TABLES)
-        for name in derived:
-            self.__dict__.pop(name, None)
+            self._made_mro_table = None
+            self._made_direct_subclasses = None
+            self._made_direct_bases = None
+            self._made_open_classes = None
+            self._made_open_positions = None
+            self._made_metaclass_instance_attrs = None
+            self._subclass_memo.clear()
+            self._bases_memo.clear()
 
     def _bindings(self, key: ScopeKey, name: str, runtime: bool) -> list[tuple[Binding, ScopeKey]]:
         scope = self.summaries[key[0]].scopes[key[1]]
@@ -410,7 +448,7 @@ class Program:
     ) -> list[tuple[Binding, ScopeKey]] | None:
         """``def f`` then ``from m import *`` where m exports ``f``: the star import rebinds ``f``."""
         last = max(b.line for b, _ in found)
-        for star, star_key in reversed(self.bindings(key, "*", runtime=runtime)):
+        for star, star_key in self.bindings(key, "*", runtime=runtime)[::-1]:
             if star.line <= last:
                 continue
             source = star.a
@@ -442,19 +480,27 @@ class Program:
     def mro(self, cls: str) -> tuple[str, ...]:
         return self._mro_table.get(cls) or (cls,)
 
-    @cached_property
+    @property
     def _mro_table(self) -> dict[str, tuple[str, ...]]:
+        found = self._made_mro_table
+        if found is None:
+            found = self._made_mro_table = self._make_mro_table()
+        return found
+
+    def _make_mro_table(self) -> dict[str, tuple[str, ...]]:
         table: dict[str, tuple[str, ...]] = {}
-        self.inconsistent_mro: set[str] = set()
         for cls in self.class_bases:
-            mro, consistent = c3_linearise(cls, lambda c: self.class_bases.get(c, ()))
-            table[cls] = mro
-            if not consistent:
-                self.inconsistent_mro.add(cls)
+            table[cls] = c3_linearise(cls, lambda c: self.class_bases.get(c, ()))[0]
         return table
 
-    @cached_property
+    @property
     def direct_subclasses(self) -> dict[str, list[str]]:
+        found = self._made_direct_subclasses
+        if found is None:
+            found = self._made_direct_subclasses = self._make_direct_subclasses()
+        return found
+
+    def _make_direct_subclasses(self) -> dict[str, list[str]]:
         children: dict[str, list[str]] = defaultdict(list)
         for cls, bases in self.class_bases.items():
             for base in bases:
@@ -467,12 +513,14 @@ class Program:
             found = self._subclass_memo[cls] = transitive_subclasses(self.direct_subclasses, cls)
         return found
 
-    @cached_property
-    def _subclass_memo(self) -> dict[str, frozenset[str]]:
-        return {}
-
-    @cached_property
+    @property
     def _definers(self) -> dict[str, set[str]]:
+        found = self._made_definers
+        if found is None:
+            found = self._made_definers = self._make_definers()
+        return found
+
+    def _make_definers(self) -> dict[str, set[str]]:
         """Attribute name -> classes whose body, methods (``self.x = ...``) or outside code define it."""
         table = dict(self._body_definers)  # its sets are shared: a name outside code defines gets a new one
         added: dict[str, set[str]] = defaultdict(set)
@@ -486,8 +534,14 @@ class Program:
             table[name] = table.get(name, set()) | classes
         return table
 
-    @cached_property
+    @property
     def calls_by_name(self) -> dict[str, list[tuple[str, CallRecord]]]:
+        found = self._made_calls_by_name
+        if found is None:
+            found = self._made_calls_by_name = self._make_calls_by_name()
+        return found
+
+    def _make_calls_by_name(self) -> dict[str, list[tuple[str, CallRecord]]]:
         """The explicit calls of a name or an attribute (``f(...)``, ``x.f(...)``) by that name, with their
         modules."""
         table: dict[str, list[tuple[str, CallRecord]]] = defaultdict(list)
@@ -498,8 +552,14 @@ class Program:
                     table[func[1] if func[0] == "n" else func[2]].append((module, call))
         return dict(table)
 
-    @cached_property
+    @property
     def _body_definers(self) -> dict[str, set[str]]:
+        found = self._made_body_definers
+        if found is None:
+            found = self._made_body_definers = self._make_body_definers()
+        return found
+
+    def _make_body_definers(self) -> dict[str, set[str]]:
         """The part of :attr:`_definers` that class bodies and methods give (never cleared: it only reads the
         summaries)."""
         table: dict[str, set[str]] = defaultdict(set)
@@ -519,8 +579,14 @@ class Program:
             return False
         return cls in intercepting or (not exact and not intercepting.isdisjoint(self.subclasses(cls)))
 
-    @cached_property
+    @property
     def _intercepting(self) -> frozenset[str]:
+        found = self._made_intercepting
+        if found is None:
+            found = self._made_intercepting = self._make_intercepting()
+        return found
+
+    def _make_intercepting(self) -> frozenset[str]:
         """The classes with a class defining ``__getattribute__`` on their MRO (asked for on every attribute
         of an instance: walking the subclasses' MROs each time cost 2 % of a resolution), and metaclasses
         (their instances are classes, whose attributes their own bodies bind)."""
@@ -579,8 +645,14 @@ class Program:
             self._open_memo[attr] = found
         return found
 
-    @cached_property
+    @property
     def _open_positions(self) -> dict[str, list[tuple[str, int]]]:
+        found = self._made_open_positions
+        if found is None:
+            found = self._made_open_positions = self._make_open_positions()
+        return found
+
+    def _make_open_positions(self) -> dict[str, list[tuple[str, int]]]:
         """Class -> ``(open class, index)`` for every MRO of a class with an unnamed base that holds it: a
         name's definers then lead straight to the open classes that meet them, not every open class."""
         positions: dict[str, list[tuple[str, int]]] = defaultdict(list)
@@ -589,13 +661,15 @@ class Program:
                 positions[owner].append((klass, index))
         return positions
 
-    @cached_property
+    @property
     def _open_classes(self) -> list[str]:
-        return sorted(k for k, unknown in self.unresolved_bases.items() if unknown)
+        found = self._made_open_classes
+        if found is None:
+            found = self._made_open_classes = self._make_open_classes()
+        return found
 
-    @cached_property
-    def _open_memo(self) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
-        return {}
+    def _make_open_classes(self) -> list[str]:
+        return sorted(k for k, unknown in self.unresolved_bases.items() if unknown)
 
     def _dispatch_known(self, cls: str, attr: str) -> list[str]:
         subclasses = self.subclasses(cls)
@@ -625,18 +699,20 @@ class Program:
             found = self._bases_memo[cls] = transitive_subclasses(self._direct_bases, cls)
         return found
 
-    @cached_property
+    @property
     def _direct_bases(self) -> dict[str, list[str]]:
+        found = self._made_direct_bases
+        if found is None:
+            found = self._made_direct_bases = self._make_direct_bases()
+        return found
+
+    def _make_direct_bases(self) -> dict[str, list[str]]:
         """The inverse of :attr:`direct_subclasses`, from the same snapshot of the resolved bases."""
         bases: dict[str, list[str]] = defaultdict(list)
         for base, children in self.direct_subclasses.items():
             for child in children:
                 bases[child].append(base)
         return bases
-
-    @cached_property
-    def _bases_memo(self) -> dict[str, frozenset[str]]:
-        return {}
 
     def external_ancestors(self, cls: str) -> tuple[str, ...]:
         """External bases anywhere in the repository MRO of ``cls``, in MRO order."""

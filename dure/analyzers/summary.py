@@ -195,6 +195,10 @@ class FileResult:
     diagnostic: Diagnostic | None
     lines: int
 
+    def __reduce__(self) -> tuple[type[FileResult], tuple[str, ModuleSummary | None, Diagnostic | None, int]]:
+        """By its fields: compiled, a frozen class cannot be unpickled attribute by attribute."""
+        return FileResult, (self.relpath, self.summary, self.diagnostic, self.lines)
+
 
 _SCOPE_FIELDS = tuple(f.name for f in fields(Scope))
 _DEFINITION_FIELDS = tuple(f.name for f in fields(Definition))

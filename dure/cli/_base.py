@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.metadata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -81,9 +82,24 @@ COMMANDS = {
 
 
 @click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="dure")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=lambda ctx, _param, value: _print_version(ctx) if value else None,
+    help="Show the version, and whether the analyzers are compiled, and exit.",
+)
 def cli() -> None:
     """dure: exact, machine-checked tasks for coding agents from real Python repositories."""
+
+
+def _print_version(ctx: click.Context) -> None:
+    from dure.analyzers import compiled  # noqa: PLC0415 - the analyzers load only when asked
+
+    build = "analyzers compiled with mypyc" if compiled() else "analyzers in pure Python"
+    click.echo(f"dure {importlib.metadata.version('dure')} ({build})")
+    ctx.exit()
 
 
 def reports_errors(command: Callable[P, int]) -> Callable[P, int]:
