@@ -764,8 +764,8 @@ def markdown(report: Mapping[str, Any], results: Sequence[Result]) -> str:
     if baseline := report.get("baseline"):
         lines.append(
             f"`dure {baseline['revision']} (cold)` is dure's source at commit {baseline['commit'][:12]}, "
-            "run right after the installed dure's cold index, with the same interpreter and a cache of its "
-            "own."
+            "run as Python source (its analyzers not compiled) right after the installed dure's cold index, "
+            "with the same interpreter and a cache of its own."
         )
     for corpus in report["corpora"]:
         rows = [r for r in results if r.repo == corpus["name"]]
@@ -883,6 +883,12 @@ def benchmark(args: argparse.Namespace, cache: Path) -> int:
             extract_baseline(args.baseline, cache) if args.baseline else None,
             args.rounds,
         )
+        if "dure" in tools and "compiled with mypyc" not in _first_line([ctx.dure, "--version"]):
+            print(
+                "note: the installed dure runs its analyzers as Python source (an editable install?); "
+                "`pip install .` compiles them, as users get them",
+                file=sys.stderr,
+            )
         trees = [build_tree(CORPORA[name], cache) for name in args.repos]
         compiled = compile_dure(ctx) if "dure" in tools or "dure-jedi" in tools else []
         report: dict[str, Any] = {
