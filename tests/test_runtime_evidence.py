@@ -177,6 +177,24 @@ def test_a_src_layout_is_named_as_the_index_names_it(temporary_repo: TemporaryRe
     assert (found.passed, found.failed) == (1, 0)
 
 
+def test_the_recorder_runs_where_the_installed_package_is_out_of_reach(
+    temporary_repo: TemporaryRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """dure installed in a directory only its owner may enter (a virtualenv in root's home): the sandbox user
+    (``nobody``, when running as root) cannot read it, so the recorder goes into the outbox as a copy."""
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    for relative in runtime._RECORDER_FILES:
+        copy = private / "dure" / relative
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes((runtime._DURE / relative).read_bytes())
+    monkeypatch.setattr(runtime, "_DURE", private / "dure")
+    found = evidence(temporary_repo(FLAT), cache=False)
+    assert found.error is None
+    assert ("pkg.calc.double", "pkg.calc.add") in found.edges
+    assert (found.passed, found.failed) == (2, 1)
+
+
 def test_the_recorder_takes_module_names_from_the_caller(tmp_path: Path) -> None:
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "m.py").write_text("def f():\n    return g()\n\n\ndef g():\n    return 1\n")

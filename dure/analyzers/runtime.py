@@ -41,7 +41,9 @@ from dure.verifiers._evidence import EvidenceError
 CACHE_KIND = "runtime"
 PLUGIN = "_dure_evidence"  # the module name our plugin has in the outbox
 _OUTPUT_TAIL = 400
-_DURE = Path(tracing.__file__).resolve().parents[1]  # this dure package, linked into the outbox
+_DURE = Path(tracing.__file__).resolve().parents[1]  # this dure package
+#: The call recorder and the one module it imports, as the tested process gets them (see _copy_recorder).
+_RECORDER_FILES = ("errors.py", "analyzers/tracing.py")
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +222,19 @@ def _from_json(data: Mapping[str, Any]) -> TestEvidence:
 # -- the run ----------------------------------------------------------------------------------------------
 
 
+def _copy_recorder(box: Path) -> Path:
+    """Copy the recorder's sources into the outbox, as a ``dure`` package of their own, and return the
+    recorder's path. The sandbox user may not be able to read the installed package (a virtualenv in
+    root's home), and the installed analyzers may be compiled modules that a test interpreter cannot load."""
+    for relative in _RECORDER_FILES:
+        target = box / "dure" / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(_DURE / relative, target)
+    for package in (box / "dure", box / "dure" / "analyzers"):
+        (package / "__init__.py").write_text("", encoding="utf-8")
+    return box / "dure" / "analyzers" / "tracing.py"
+
+
 def _run(
     root: Path, argv: list[str], modules: dict[str, str], env: Mapping[str, str], timeout: float
 ) -> dict[str, Any]:
@@ -229,8 +244,8 @@ def _run(
         plugin = Path(__file__).with_name("_evidence_plugin.py").read_text(encoding="utf-8")
         (box / f"{PLUGIN}.py").write_text(plugin, encoding="utf-8")
         (box / "modules.json").write_text(json.dumps(modules), encoding="utf-8")
-        (box / "dure").symlink_to(_DURE, target_is_directory=True)  # the recorder's own imports
-        run_env = {**env, "DURE_COVERAGE": "1", "DURE_TRACER": str(_DURE / "analyzers" / "tracing.py")}
+        tracer = _copy_recorder(box)
+        run_env = {**env, "DURE_COVERAGE": "1", "DURE_TRACER": str(tracer)}
         result = _evidence.run(command, root, box, timeout, run_env)
         if result.timed_out:
             raise EvidenceError(f"the tests did not finish within {timeout:g}s")
