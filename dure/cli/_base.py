@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -95,6 +94,8 @@ def cli() -> None:
 
 
 def _print_version(ctx: click.Context) -> None:
+    import importlib.metadata  # noqa: PLC0415 - 15 ms that every other command skips
+
     from dure.analyzers import compiled  # noqa: PLC0415 - the analyzers load only when asked
 
     build = "analyzers compiled with mypyc" if compiled() else "analyzers in pure Python"
