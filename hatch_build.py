@@ -42,7 +42,7 @@ command.run()
 """
 
 
-class CompileAnalyzers(BuildHookInterface):  # type: ignore[misc]  # hatchling ships no type information
+class CompileAnalyzers(BuildHookInterface):
     """Adds the mypyc-compiled extension modules to a (non-editable) wheel."""
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
