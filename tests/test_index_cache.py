@@ -18,6 +18,7 @@ from conftest import TemporaryRepo
 from dure.analyzers import RepoIndex, background, build_index, builder
 from dure.analyzers import cache as cache_module
 from dure.analyzers.cache import IndexCache
+from dure.analyzers.model import Certainty
 from dure.analyzers.source import SourceFile
 from dure.analyzers.summary import FileResult
 
@@ -64,6 +65,25 @@ def test_second_build_reuses_the_whole_index(temporary_repo: TemporaryRepo, tmp_
     assert (second.statistics.reused, second.statistics.parsed) == (True, 0)
     assert snapshot(second) == snapshot(first)
     assert second.callers("pkg.a.f").value == {"pkg.b.h"}
+
+
+def test_certainty_counts_made_by_the_build_match_the_stored_rows(
+    temporary_repo: TemporaryRepo, tmp_path: Path
+) -> None:
+    files = {
+        **FILES,
+        "pkg/d.py": "class A:\n    def m(self):\n        pass\n\n\nclass B(A):\n    def m(self):\n"
+        "        pass\n\n\ndef use(x: A, y):\n    x.m()\n    y.anything()\n",
+    }
+    root, cache = temporary_repo(files), tmp_path / "cache"
+    built = build_index(root, cache=cache)
+    from_edges = dict.fromkeys(Certainty, 0)
+    for edge in built.edges():
+        from_edges[edge.certainty] += 1
+    reloaded = build_index(root, cache=cache)
+    assert reloaded.statistics.reused
+    assert built.certainty_counts() == reloaded.certainty_counts() == from_edges
+    assert all(from_edges.values())  # certain, possible and unresolved edges all counted
 
 
 def test_modified_file_is_the_only_one_parsed(temporary_repo: TemporaryRepo, tmp_path: Path) -> None:
