@@ -27,7 +27,7 @@ and functions under a caching decorator (a cache hit skips the body).
 
 Usage::
 
-    python benchmarks/certain_at_runtime.py [--corpus default|main|FILE] [--packages a,b]
+    python benchmarks/certain_at_runtime.py [--corpus default|main|heldout|FILE] [--packages a,b]
                                             [--out benchmarks/results/certain_at_runtime.md]
 
 Test dependencies must be installed in the test interpreter (this one, or ``$DURE_TEST_PYTHON``); a package
@@ -491,7 +491,7 @@ def observed_section(ran: Sequence[PackageResult]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--corpus", default="default", help="default, main or a manifest file")
+    parser.add_argument("--corpus", default="default", help="default, main, heldout or a manifest file")
     parser.add_argument("--packages", default="", help="comma-separated package names (default: all)")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "certain_at_runtime.md")
     args = parser.parse_args(argv)

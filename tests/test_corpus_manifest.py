@@ -47,7 +47,7 @@ def assert_rejected(tmp_path: Path, text: str, key: str, reason: str) -> None:
 
 
 def test_shipped_manifests_are_found() -> None:
-    assert {"default", "main"} <= set(shipped_manifests())
+    assert {"default", "main", "heldout"} <= set(shipped_manifests())
     assert (manifest_dir() / "default.toml").is_file()
 
 
@@ -79,7 +79,7 @@ def test_main_manifest_is_large_and_diverse() -> None:
     }
 
 
-@pytest.mark.parametrize("name", ["default", "main"])
+@pytest.mark.parametrize("name", ["default", "main", "heldout"])
 def test_shipped_manifest_fields_are_valid(name: str) -> None:
     manifest = load_manifest(name)
     for spec in manifest.packages:
@@ -88,6 +88,15 @@ def test_shipped_manifest_fields_are_valid(name: str) -> None:
         assert spec.has_tests == (spec.tests is not None)
         assert spec.annotated is not None
         assert 0.0 <= spec.annotated <= 1.0
+
+
+def test_heldout_packages_are_outside_the_corpora() -> None:
+    heldout = load_manifest("heldout")
+    assert heldout.packages
+    for spec in heldout.packages:
+        assert load_manifest("main").get(spec.name) is None, spec.name
+        assert load_manifest("default").get(spec.name) is None, spec.name
+        assert spec.tests is not None, spec.name
 
 
 def test_default_pins_agree_with_main() -> None:
