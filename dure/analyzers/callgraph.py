@@ -174,6 +174,47 @@ CONSUMERS: dict[str, Consumption] = {
     "builtins.zip": Consumption(None, drains=False),
     "builtins.map": Consumption((1, 2, 3, 4), drains=False),
     "builtins.filter": Consumption((1,), drains=False),
+    "builtins.list.extend": Consumption(sized=True),
+    "builtins.set.update": Consumption(None),
+    "builtins.dict.fromkeys": Consumption(),
+    # the standard library's C functions and classes that iterate what they are given when called, also from
+    # the caller's frame: ``itertools`` (its combinatorics make a tuple of each argument first, as
+    # ``tuple(x)`` does), ``functools.reduce`` and ``collections.deque``
+    "itertools.combinations": Consumption(sized=True),
+    "itertools.combinations_with_replacement": Consumption(sized=True),
+    "itertools.permutations": Consumption(sized=True),
+    "itertools.product": Consumption(None, sized=True),
+    "itertools.islice": Consumption(drains=False),
+    "itertools.cycle": Consumption(drains=False),
+    "itertools.accumulate": Consumption(drains=False),
+    "itertools.groupby": Consumption(drains=False),
+    "itertools.pairwise": Consumption(drains=False),
+    "itertools.zip_longest": Consumption(None, drains=False),
+    "itertools.compress": Consumption((0, 1), drains=False),
+    "itertools.dropwhile": Consumption((1,), drains=False),
+    "itertools.takewhile": Consumption((1,), drains=False),
+    "itertools.filterfalse": Consumption((1,), drains=False),
+    "itertools.starmap": Consumption((1,), drains=False),
+    "functools.reduce": Consumption((1,)),
+    "collections.deque": Consumption(),
+}
+#: Builtins and C functions of the standard library that call the callables they are given from the caller's
+#: frame (``map``, ``filter`` and ``itertools`` lazily, as their result is iterated), by import path: the
+#: positions and the keywords of those callables. One the index cannot name leaves the site unresolved.
+CALLED_ARGUMENTS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+    "builtins.sorted": ((), ("key",)),
+    "builtins.min": ((), ("key",)),
+    "builtins.max": ((), ("key",)),
+    "builtins.list.sort": ((), ("key",)),
+    "builtins.map": ((0,), ()),
+    "builtins.filter": ((0,), ()),
+    "functools.reduce": ((0,), ()),
+    "itertools.groupby": ((1,), ("key",)),
+    "itertools.starmap": ((0,), ()),
+    "itertools.dropwhile": ((0,), ()),
+    "itertools.takewhile": ((0,), ()),
+    "itertools.filterfalse": ((0,), ()),
+    "itertools.accumulate": ((1,), ("func",)),
 }
 #: Builtins that call special methods of the items they iterate (of their arguments, given several): the
 #: comparisons of ``sorted``, ``min``, ``max`` and ``list.sort`` without ``key=``, the additions of ``sum``
@@ -1386,7 +1427,24 @@ class CallResolver:
             targets.extend(self._hashing(keys, compared=True, sure=exact))
         if path not in NEVER_CALL_ARGUMENTS:
             targets.extend(self._called_back(site))
+        if path in CALLED_ARGUMENTS and self._calls_unknown_callable(site, *CALLED_ARGUMENTS[path]):
+            targets.append(
+                ResolvedTarget(f"{path}: calls a callable the index cannot name", Certainty.UNRESOLVED)
+            )
         return targets
+
+    def _calls_unknown_callable(
+        self, site: ResolvedSite, positions: tuple[int, ...], keywords: tuple[str, ...]
+    ) -> bool:
+        """Whether a callable that ``site`` hands over at ``positions`` or ``keywords`` may be one the index
+        cannot name (an unpacked argument may be any of them)."""
+        record = site.record
+        handed = [record.args[p] for p in positions if p < len(record.args)]
+        handed += [ref for keyword, ref in record.keywords if keyword in keywords]
+        unpacked = (STARRED in record.args and bool(positions)) or any(k is None for k, _ in record.keywords)
+        return unpacked or any(
+            ref is not STARRED and not self.evaluator.evaluate(ref, site.key).complete for ref in handed
+        )
 
     def _called_back(self, site: ResolvedSite) -> list[ResolvedTarget]:
         """The functions, classes and callable objects handed to code outside the repository, which may call
