@@ -215,6 +215,8 @@ CALLED_ARGUMENTS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "itertools.takewhile": ((0,), ()),
     "itertools.filterfalse": ((0,), ()),
     "itertools.accumulate": ((1,), ("func",)),
+    **{f"bisect.{name}": ((), ("key",)) for name in ("bisect", "bisect_left", "bisect_right")},
+    **{f"bisect.{name}": ((), ("key",)) for name in ("insort", "insort_left", "insort_right")},
 }
 #: Builtins that call special methods of the items they iterate (of their arguments, given several): the
 #: comparisons of ``sorted``, ``min``, ``max`` and ``list.sort`` without ``key=``, the additions of ``sum``
@@ -1386,12 +1388,8 @@ class CallResolver:
             if path == "builtins.dir":  # a module's own ``__dir__`` (PEP 562)
                 called.extend(self._module_hooks(given, "__dir__"))
             targets.extend(called)
-        if path == "builtins.print":  # ``str()`` of every argument
-            for argument in record.args:
-                if argument is not STARRED:
-                    shown = evaluate(argument, site.key)
-                    targets.extend(self._protocol(shown, ("__str__",)))
-                    targets.extend(self._items_called(shown, "__repr__"))
+        if path == "builtins.print":
+            targets.extend(self._printed(site))
         if path in ATTRIBUTE_READERS and len(record.args) >= 2:
             targets.extend(self._attribute_read(site))
         if path == "builtins.setattr" and len(record.args) >= 2:
@@ -1445,6 +1443,42 @@ class CallResolver:
         return unpacked or any(
             ref is not STARRED and not self.evaluator.evaluate(ref, site.key).complete for ref in handed
         )
+
+    def _printed(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``print(...)``: ``str()`` of every argument, then the writes to its stream."""
+        targets: list[ResolvedTarget] = []
+        for argument in site.record.args:
+            if argument is not STARRED:
+                shown = self.evaluator.evaluate(argument, site.key)
+                targets.extend(self._protocol(shown, ("__str__",)))
+                targets.extend(self._items_called(shown, "__repr__"))
+        return targets + self._printed_to(site)
+
+    def _printed_to(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``print(..., file=stream)`` calls ``stream.write`` (the line's end at least) from the caller's
+        frame, and ``stream.flush`` when told to flush (possible: the flag may be false). A stream whose
+        methods the index cannot name leaves the site unresolved; the standard streams' methods are no calls
+        of the repository."""
+        keywords = dict(site.record.keywords)
+        if None in keywords:  # ``print(*args, **options)``: any stream
+            return [ResolvedTarget("print: writes to a stream the index cannot name", Certainty.UNRESOLVED)]
+        stream = keywords.get("file")
+        if stream is None:
+            return []
+        targets: list[ResolvedTarget] = []
+        for method, always in (("write", True), ("flush", False)):
+            if not always and "flush" not in keywords:
+                continue
+            found = self.evaluator.evaluate(("a", stream, method), site.key)
+            if not found.complete:
+                return [
+                    ResolvedTarget(f"print: {method} of a stream the index cannot name", Certainty.UNRESOLVED)
+                ]
+            unique = always and found.is_exact()
+            for value in ordered(found.values):
+                if value[0] != "X":
+                    targets.extend(self._targets_of(value, unique))
+        return targets
 
     def _called_back(self, site: ResolvedSite) -> list[ResolvedTarget]:
         """The functions, classes and callable objects handed to code outside the repository, which may call
