@@ -19,7 +19,7 @@ from dure.analyzers.expressions import REFLECTED_COMPARISONS
 from dure.analyzers.model import Certainty, SiteRow
 from dure.analyzers.program import Program, ScopeKey
 from dure.analyzers.refs import BINARY_DUNDER_NAMES, ref_text
-from dure.analyzers.summary import STARRED, Binding, CallRecord, ModuleSummary, Ref, Scope
+from dure.analyzers.summary import STARRED, UNKNOWN, Binding, CallRecord, ModuleSummary, Ref, Scope
 from dure.analyzers.values import UNKNOWN_VALS, Vals, Value, incomplete, inexact, ordered, single, union
 
 #: Builtins that call a protocol method of their argument.
@@ -278,6 +278,11 @@ DATA_PROTOCOLS = frozenset(
 )
 #: Builtins that read the attribute their second argument names (a property's getter runs).
 ATTRIBUTE_READERS = frozenset({"builtins.getattr", "builtins.hasattr"})
+#: ``object``'s own attribute access, called directly: it runs properties and descriptors, past the hooks.
+OBJECT_ATTRIBUTE_SLOTS = frozenset(
+    {"builtins.object.__setattr__", "builtins.object.__delattr__", "builtins.object.__getattribute__"}
+)
+ATTRIBUTE_ACCESSORS = ATTRIBUTE_READERS | {"builtins.setattr", "builtins.delattr"} | OBJECT_ATTRIBUTE_SLOTS
 #: What reading from any instance (of a class without ``__slots__``) or module finds: never ``__getattr__``.
 OBJECT_ATTRIBUTES = frozenset(dir(object)) | {"__dict__", "__module__"}
 #: What a module has besides: reading it never runs the module's ``__getattr__``.
@@ -420,7 +425,7 @@ class CallResolver:
         self.unresolved_names: set[str] = set()
         self._callers_known: dict[str, bool] = {}  # see _all_callers_known
         self._properties_memo: dict[tuple[str, str, bool, bool], list[str]] = {}
-        self._all_accessors_memo: dict[tuple[Value, bool], dict[str, int]] = {}
+        self._all_accessors_memo: dict[tuple[Value, bool, bool], dict[str, int]] = {}
         self._defined_methods: dict[str, bool] = {}  # see _class_defines
         self._unsure_constructions: set[str] = set()  # classes whose __init__ or __new__ is decorated
         self._answering_memo: dict[tuple[str, str, str], frozenset[str]] = {}
@@ -1097,18 +1102,96 @@ class CallResolver:
             targets.extend(self._any_property_accessors(receiver, setter=True))
         return targets
 
-    def _any_property_accessors(self, receiver: Vals, *, setter: bool) -> list[ResolvedTarget]:
+    def _attribute_access(self, path: str, site: ResolvedSite) -> list[ResolvedTarget]:
+        """What ``getattr``, ``hasattr``, ``setattr``, ``delattr`` and ``object``'s own attribute slots run
+        on the object they are given."""
+        if path in OBJECT_ATTRIBUTE_SLOTS:
+            return self._object_slot(path, site)
+        if len(site.record.args) < 2:
+            return []
+        if path in ATTRIBUTE_READERS:
+            return self._attribute_read(site)
+        if path == "builtins.setattr":
+            return self._attribute_write(site)
+        return self._attribute_delete(site)
+
+    def _attribute_delete(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``delattr(obj, name)``: the class's own ``__delattr__``, else a property's deleter."""
+        args = site.record.args
+        if args[0] is STARRED or args[1] is STARRED:
+            return []
+        if args[1][0] == "s":
+            if not self._deletion_runs_code(args[1][1], hooked=True):
+                return []
+            receiver = self.evaluator.evaluate(args[0], site.key)
+            return self._deleting(receiver, args[1][1], hooked=True, text=site.record.text)
+        receiver = self.evaluator.evaluate(args[0], site.key)
+        targets = self._protocol(receiver, ("__delattr__",)) if self._class_defines("__delattr__") else []
+        return targets + self._any_deleter(site)
+
+    def _any_deleter(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """Deleting a computed name may run any deleter or descriptor's ``__delete__``: unresolved."""
+        index = self._property_index
+        if not (index.deleter_names or index.names):
+            return []
+        return [ResolvedTarget(site.record.text, Certainty.UNRESOLVED)]
+
+    def _object_slot(self, path: str, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``object.__setattr__(obj, name, v)``, ``super().__setattr__(name, v)`` (``__delattr__``,
+        ``__getattribute__`` alike): what ``object``'s own attribute access runs on ``obj``, past any hook
+        of its class: a property's setter (deleter, getter) or a descriptor's method."""
+        record = site.record
+        bound = self._slot_receiver(record.func, site)
+        args = record.args if bound is None else (UNKNOWN, *record.args)
+        if len(args) < 2 or STARRED in args[:2]:
+            return []
+        receiver = bound if bound is not None else self.evaluator.evaluate(args[0], site.key)
+        name = args[1]
+        slot = path.rpartition(".")[2]
+        if slot == "__delattr__":
+            if name[0] != "s":
+                return self._any_deleter(site)
+            if not self._deletion_runs_code(name[1], hooked=False):
+                return []
+            return self._deleting(receiver, name[1], hooked=False, text=record.text)
+        setter = slot == "__setattr__"
+        if name[0] == "s":
+            if name[1] not in (self.setter_names if setter else self.property_names):
+                return []
+            targets = self._property_targets(receiver, name[1], setter=setter, hooked=False)
+            if not receiver.complete:
+                targets.append(ResolvedTarget(record.text, Certainty.UNRESOLVED))
+            return targets
+        return self._any_property_accessors(receiver, setter=setter, hooked=False)
+
+    def _slot_receiver(self, func: Ref, site: ResolvedSite) -> Vals | None:
+        """The object a called ``object`` slot is bound to (``super().__setattr__``, ``obj.__setattr__``),
+        None when it is called unbound (``object.__setattr__``, a name for it), its object first."""
+        if func[0] != "a":
+            return None
+        base = self.evaluator.evaluate(func[1], site.key)
+        if base.values == frozenset({("X", "builtins.object")}):
+            return None
+        instances = [("I", value[1], False) if value[0] == "S" else value for value in ordered(base.values)]
+        if base.complete and all(value[0] == "I" for value in instances):
+            return union([single(value) for value in instances])
+        return UNKNOWN_VALS
+
+    def _any_property_accessors(
+        self, receiver: Vals, *, setter: bool, hooked: bool = True
+    ) -> list[ResolvedTarget]:
         """What reading (writing) a computed name on ``receiver`` (an instance) may run (possible): the
-        getter (setter) of any property, the ``__get__`` (``__set__``) of any descriptor, of its classes."""
+        getter (setter) of any property, the ``__get__`` (``__set__``) of any descriptor, of its classes
+        (``hooked``: see :meth:`_property_targets`)."""
         found: dict[str, int] = {}
         for value in ordered(receiver.values):
             if value[0] == "I":
-                found.update(self._all_accessors(value, setter=setter))
+                found.update(self._all_accessors(value, setter=setter, hooked=hooked))
         possible = Certainty.POSSIBLE
         return [ResolvedTarget(callee, possible, offset) for callee, offset in sorted(found.items())]
 
-    def _all_accessors(self, instance: Value, *, setter: bool) -> dict[str, int]:
-        memo_key = (instance, setter)
+    def _all_accessors(self, instance: Value, *, setter: bool, hooked: bool) -> dict[str, int]:
+        memo_key = (instance, setter, hooked)
         found = self._all_accessors_memo.get(memo_key)
         if found is None:
             index, program = self._property_index, self.program
@@ -1127,7 +1210,7 @@ class CallResolver:
             found = self._all_accessors_memo[memo_key] = {
                 target.callee: target.offset
                 for name in names
-                for target in self._property_targets(receiver, name, setter=setter)
+                for target in self._property_targets(receiver, name, setter=setter, hooked=hooked)
                 if target.certainty is not Certainty.UNRESOLVED
             }
         return found
@@ -1390,10 +1473,8 @@ class CallResolver:
             targets.extend(called)
         if path == "builtins.print":
             targets.extend(self._printed(site))
-        if path in ATTRIBUTE_READERS and len(record.args) >= 2:
-            targets.extend(self._attribute_read(site))
-        if path == "builtins.setattr" and len(record.args) >= 2:
-            targets.extend(self._attribute_write(site))
+        if path in ATTRIBUTE_ACCESSORS:
+            targets.extend(self._attribute_access(path, site))
         if path in RUNS_UNNAMED_CODE:
             targets.append(ResolvedTarget(f"{path}: code named by its data", Certainty.UNRESOLVED))
         consumption = CONSUMERS.get(path)
@@ -2046,30 +2127,63 @@ class CallResolver:
         return _deduplicate(targets)
 
     def _deletion(self, site: ResolvedSite) -> list[ResolvedTarget]:
-        """``del obj.attr`` calls ``type(obj).__delattr__``; ``object``'s runs the deleter of property
-        ``attr``, or the ``__delete__`` of the descriptor the class attribute ``attr`` holds."""
+        """``del obj.attr``: see :meth:`_deleting`."""
         ref = site.record.func
         if ref[0] != "a":
             return []
-        attr = ref[2]
-        deleter = attr in self._property_index.deleter_names
-        descriptor = attr in self._property_index.names
-        hooked = self._class_defines("__delattr__")
-        if not (deleter or descriptor or hooked):
+        if not self._deletion_runs_code(ref[2], hooked=True):
             return []
         receiver = self.evaluator.evaluate(ref[1], site.key)
-        targets = self._protocol(receiver, ("__delattr__",)) if hooked else []
+        return self._deleting(receiver, ref[2], hooked=True, text=site.record.text)
+
+    def _deletion_runs_code(self, attr: str, *, hooked: bool) -> bool:
+        """Whether deleting ``attr`` may run repository code: a deleter, a descriptor's ``__delete__``, or
+        (``hooked``: through ``type(obj).__delattr__``) a class's ``__delattr__``."""
+        index = self._property_index
+        return (
+            attr in index.deleter_names
+            or attr in index.names
+            or (hooked and self._class_defines("__delattr__"))
+        )
+
+    def _deleting(self, receiver: Vals, attr: str, *, hooked: bool, text: str) -> list[ResolvedTarget]:
+        """What deleting ``attr`` of ``receiver`` runs: ``type(obj).__delattr__`` when ``hooked`` (``del
+        obj.attr``, ``delattr``), and what ``object``'s runs (also ``object.__delattr__(obj, ...)``,
+        ``super().__delattr__``): the deleter of property ``attr``, or the ``__delete__`` of the descriptor
+        the class attribute ``attr`` holds."""
+        deleter = attr in self._property_index.deleter_names
+        descriptor = attr in self._property_index.names
+        hook = hooked and self._class_defines("__delattr__")
+        targets = self._protocol(receiver, ("__delattr__",)) if hook else []
         unique = receiver.is_exact()
         for value in ordered(receiver.values):
             if value[0] != "I":
                 continue
+            through = self._object_hook_runs(value, "__delattr__") if hooked else Certainty.CERTAIN
+            if through is None:
+                continue  # a hook written in Python runs, and any deleter runs from there
+            sure = unique and through is Certainty.CERTAIN
             if deleter:
-                targets.extend(self._deleters(value[1], attr, exact=value[2], unique=unique))
+                targets.extend(self._deleters(value[1], attr, exact=value[2], unique=sure))
             if descriptor:
-                targets.extend(self._descriptor_methods(value, attr, unique, "__delete__"))
+                targets.extend(self._descriptor_methods(value, attr, sure, "__delete__"))
         if (deleter or descriptor) and not receiver.complete:
-            targets.append(ResolvedTarget(site.record.text, Certainty.UNRESOLVED))
+            targets.append(ResolvedTarget(text, Certainty.UNRESOLVED))
         return _deduplicate(targets)
+
+    def _object_hook_runs(self, instance: Value, hook: str) -> Certainty | None:
+        """Whether ``type(obj).<hook>`` (``__setattr__``, ``__delattr__``) is ``object``'s for ``instance``:
+        only ``object``'s runs a property's setter (deleter) or a descriptor's ``__set__`` (``__delete__``)
+        from the frame that assigns (deletes); a hook written in Python runs them, if at all, from its own.
+        CERTAIN: ``object``'s; POSSIBLE: ``object``'s or another (a subclass's, an external base's, one
+        assigned from outside); None: never ``object``'s."""
+        found = self.evaluator.instance_member(instance[1], hook, exact=instance[2])
+        default = ("X", f"builtins.object.{hook}")
+        if default not in found.values:
+            hooks_only = found.complete and bool(found.values) and all(v[0] == "F" for v in found.values)
+            return None if hooks_only else Certainty.POSSIBLE
+        only = found.complete and len(found.values) == 1 and hook not in self.program.attrs_stored_on_unknown
+        return Certainty.CERTAIN if only else Certainty.POSSIBLE
 
     def _deleters(self, cls: str, attr: str, *, exact: bool, unique: bool) -> list[ResolvedTarget]:
         """The deleters of property ``attr`` that instances of ``cls`` (or of its subclasses) may run."""
@@ -2091,10 +2205,23 @@ class CallResolver:
         certainty = Certainty.CERTAIN if certain else Certainty.POSSIBLE
         return [*unknown, *(ResolvedTarget(deleter, certainty, 1) for deleter in sorted(found))]
 
-    def _property_targets(self, receiver: Vals, attr: str, *, setter: bool = False) -> list[ResolvedTarget]:
+    def _property_targets(
+        self, receiver: Vals, attr: str, *, setter: bool = False, hooked: bool = True
+    ) -> list[ResolvedTarget]:
+        """The getters (``setter``: setters) of property ``attr`` and the ``__get__`` (``__set__``) of the
+        descriptor it names that reading (assigning) ``attr`` on ``receiver`` runs. ``hooked``: the
+        assignment goes through ``type(obj).__setattr__`` (``obj.attr = v``, ``setattr``), not straight to
+        ``object``'s (``object.__setattr__(obj, ...)``, ``super().__setattr__``)."""
         targets: list[ResolvedTarget] = []
         unique = receiver.is_exact()
         for value in ordered(receiver.values):
+            through = Certainty.CERTAIN
+            if value[0] == "I" and setter and hooked:
+                through = self._object_hook_runs(value, "__setattr__")
+                if through is None:
+                    continue  # a hook written in Python runs, and any setter runs from there
+                if through is not Certainty.CERTAIN:
+                    unique = False
             if value[0] in ("I", "C") and not setter:
                 targets.extend(self._descriptor_getters(value, attr, unique))
             if value[0] == "C" and self.program.metaclass_defined:

@@ -129,7 +129,7 @@ class ModuleCollector(ExpressionCollector):
             scope.method_kind = self._method_kind(scope.decorator_texts)
         parameters = self._parameters(node.args, scope)
         scope.returns_annotation = self._annotation_ref(node.returns)
-        self.summary.def_scopes.setdefault(qualname, scope.id)
+        self.body_of(qualname, scope)
         kind = DefinitionKind.METHOD if outer.kind == "class" else DefinitionKind.FUNCTION
         returns = self.segment(node.returns) if node.returns else None
         self._define(node, qualname, kind, scope, parameters=parameters, returns=returns)
@@ -214,7 +214,7 @@ class ModuleCollector(ExpressionCollector):
         scope.base_texts = tuple(self.segment(b) for b in node.bases)
         metaclass = next((k.value for k in node.keywords if k.arg == "metaclass"), None)
         scope.metaclass = self.ref(metaclass) if metaclass is not None else None
-        self.summary.def_scopes.setdefault(qualname, scope.id)
+        self.body_of(qualname, scope)
         self._define(node, qualname, DefinitionKind.CLASS, scope)
         self._call(node, "classdef", ("d", qualname), f"class {node.name}")  # metaclass, __init_subclass__
         self._decorate(node, qualname, scope.decorators)

@@ -45,6 +45,7 @@ class ScopeTracker:
         self.flow_on = True  # False in a loop, where a later binding may reach an earlier read
         self.flow_names: dict[str, Ref] = {}  # name -> its flow-ordered ref at this point of the body
         self.flow_held: list[str] | None = None  # names bound by the assignment being made (see hold)
+        self._stub_bodies: set[str] = set()  # qualnames whose body in def_scopes is under TYPE_CHECKING
         module_scope = self._new_scope("module", source.module, None)
         self.scope = module_scope
         self.summary.definitions.append(
@@ -60,6 +61,18 @@ class ScopeTracker:
             )
         )
         self.summary.def_scopes[source.module] = module_scope.id
+
+    def body_of(self, qualname: str, scope: Scope) -> None:
+        """Name ``scope`` the body of ``qualname``: the first statement that defines it, except that one
+        that runs beats a stub under ``if TYPE_CHECKING:`` (a ``def`` there, the class in the ``else``)."""
+        bodies = self.summary.def_scopes
+        if qualname in bodies and (self.type_only or qualname not in self._stub_bodies):
+            return
+        bodies[qualname] = scope.id
+        if self.type_only:
+            self._stub_bodies.add(qualname)
+        else:
+            self._stub_bodies.discard(qualname)
 
     def _new_scope(self, kind: str, owner: str, parent: int | None) -> Scope:
         scope = Scope(len(self.summary.scopes), kind, owner, parent)
