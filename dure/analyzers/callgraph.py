@@ -2215,7 +2215,6 @@ class CallResolver:
         targets: list[ResolvedTarget] = []
         unique = receiver.is_exact()
         for value in ordered(receiver.values):
-            through = Certainty.CERTAIN
             if value[0] == "I" and setter and hooked:
                 through = self._object_hook_runs(value, "__setattr__")
                 if through is None:
