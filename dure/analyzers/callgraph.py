@@ -1162,7 +1162,10 @@ class CallResolver:
             if not receiver.complete:
                 targets.append(ResolvedTarget(record.text, Certainty.UNRESOLVED))
             return targets
-        return self._any_property_accessors(receiver, setter=setter, hooked=False)
+        targets = self._any_property_accessors(receiver, setter=setter, hooked=False)
+        if not receiver.complete and (self.setter_names if setter else self.property_names):
+            targets.append(ResolvedTarget(record.text, Certainty.UNRESOLVED))
+        return targets
 
     def _slot_receiver(self, func: Ref, site: ResolvedSite) -> Vals | None:
         """The object a called ``object`` slot is bound to (``super().__setattr__``, ``obj.__setattr__``),
@@ -1976,6 +1979,8 @@ class CallResolver:
         """The special method ``name`` that instances of ``cls`` run; where a class they may be defines none
         (only ``object``'s), what the interpreter runs instead (:data:`FALLBACKS`)."""
         vals = self.evaluator.instance_member(cls, name, exact=exact)
+        if not vals.values and not vals.complete:  # a base the index cannot name may define it
+            return [ResolvedTarget(f"{cls}.{name}", Certainty.UNRESOLVED)]
         functions = [v for v in ordered(vals.values) if v[0] == "F"]
         certain = unique and vals.is_exact() and len(functions) == 1
         certain = certain and name not in self.program.attrs_stored_on_unknown  # ``cls.__iter__ = f``

@@ -1237,7 +1237,12 @@ class Evaluator:
         return False
 
     def _inherited_from_outside(self, cls: str, attr: str, *, instance: bool) -> Vals:
-        external = self.program.external_ancestors(cls)
+        """What ``cls`` finds for ``attr`` past its repository MRO: the external bases', ``object``'s, or
+        unknown when a base the index cannot name may define it (its special methods as any other)."""
+        program = self.program
+        if any(program.unresolved_bases.get(klass) for klass in program.mro(cls)):
+            return UNKNOWN_VALS
+        external = program.external_ancestors(cls)
         if external:  # the first external base's, but another may be the one to define it
             return incomplete(external_member(external[0], attr, instance=instance))
         if attr == "__dict__":  # the instance's attributes, as a dict
