@@ -10,7 +10,7 @@ from __future__ import annotations
 import builtins
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from dure.analyzers.builtin_classes import names_a_missing_attribute
@@ -278,6 +278,8 @@ DATA_PROTOCOLS = frozenset(
 )
 #: Builtins that read the attribute their second argument names (a property's getter runs).
 ATTRIBUTE_READERS = frozenset({"builtins.getattr", "builtins.hasattr"})
+#: What builds a class the way a ``class`` statement does: the position of the bases, the arguments given.
+CLASS_BUILDERS = {"builtins.type": (1, 3), "builtins.type.__new__": (2, 4)}
 #: ``object``'s own attribute access, called directly: it runs properties and descriptors, past the hooks.
 OBJECT_ATTRIBUTE_SLOTS = frozenset(
     {"builtins.object.__setattr__", "builtins.object.__delattr__", "builtins.object.__getattribute__"}
@@ -1491,6 +1493,8 @@ class CallResolver:
             targets.extend(self._data_protocols(path, site))
         if path in TYPE_CHECKS and len(record.args) >= 2:
             targets.extend(self._type_check_hooks(TYPE_CHECKS[path], record.args[1], site))
+        if path in CLASS_BUILDERS:
+            targets.extend(self._class_built(path, site))
         if path == "builtins.type.__call__" and record.func[0] == "a" and record.func[1][0] in SUPER_REFS:
             proxies = evaluate(record.func[1], site.key).values  # ``super()``, ``super(Meta, cls)``
             for proxy in ordered(proxies):
@@ -2009,19 +2013,47 @@ class CallResolver:
                 targets.extend(ResolvedTarget(method, Certainty.POSSIBLE, 1) for method in methods)
         return _deduplicate(targets)
 
+    def _class_built(self, path: str, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``type(name, bases, ns)`` and ``type.__new__(meta, name, bases, ns)`` (``super().__new__`` in a
+        metaclass) build a class, and run the ``__init_subclass__`` its bases find from this frame."""
+        position, count = CLASS_BUILDERS[path]
+        args = site.record.args
+        if len(args) != count or STARRED in args or not self._class_defines("__init_subclass__"):
+            return []
+        bases = _bases_given(self.evaluator.evaluate(args[position], site.key))
+        if bases is None:
+            return [
+                ResolvedTarget(
+                    f"{site.record.text}: __init_subclass__ of bases the index cannot name",
+                    Certainty.UNRESOLVED,
+                )
+            ]
+        program = self.program
+        found = sorted({hook for base in bases if (hook := self._init_subclass_of(program.mro(base)))})
+        certainty = Certainty.CERTAIN if len(bases) == 1 else Certainty.POSSIBLE
+        return [ResolvedTarget(hook, certainty) for hook in found]
+
+    def _init_subclass_of(self, classes: Sequence[str]) -> str | None:
+        """The first ``__init_subclass__`` that the classes of a new class's MRO after it define."""
+        program = self.program
+        for klass in classes:
+            if any(
+                b.kind == "def" for b, _ in program.bindings(program.def_scope[klass], "__init_subclass__")
+            ):
+                return f"{klass}.__init_subclass__"
+        return None
+
     def _class_creation(self, cls: str) -> list[ResolvedTarget]:
         """A ``class`` statement runs its metaclass's ``__new__``/``__init__`` and the bases'
-        ``__init_subclass__`` (repository code only)."""
+        ``__init_subclass__`` (repository code only). ``type.__new__`` runs ``__init_subclass__``: from the
+        class statement when ``type`` builds the class, else maybe from a metaclass's own ``__new__``."""
         targets: list[ResolvedTarget] = []
         for method in self._metaclass_methods(cls, ("__prepare__", "__new__", "__init__")):
             targets.append(ResolvedTarget(method, Certainty.CERTAIN))
-        for base in self.program.mro(cls)[1:]:
-            if any(
-                b.kind == "def"
-                for b, _ in self.program.bindings(self.program.def_scope[base], "__init_subclass__")
-            ):
-                targets.append(ResolvedTarget(f"{base}.__init_subclass__", Certainty.CERTAIN))
-                break
+        hook = self._init_subclass_of(self.program.mro(cls)[1:])
+        if hook is not None:
+            certainty = Certainty.CERTAIN if self._built_by_type(cls) else Certainty.POSSIBLE
+            targets.append(ResolvedTarget(hook, certainty))
         targets.extend(self._set_name_hooks(cls))
         return targets
 
@@ -2683,3 +2715,14 @@ def site_row(site: ResolvedSite, caller: str, file: str) -> SiteRow:
         tuple([(t.callee, _CERTAINTY_VALUES[t.certainty]) for t in site.targets]),
         record.kind not in ("call", "deco"),
     )
+
+
+def _bases_given(bases: Vals) -> list[str] | None:
+    """The repository classes a tuple of bases holds, or None when the index cannot name them all."""
+    if not bases.complete or len(bases.values) != 1:
+        return None
+    (value,) = bases.values
+    if value[0] != "Q" or not value[1].complete:
+        return None
+    found = [item[1] for item in ordered(value[1].values)]
+    return found if all(item[0] == "C" for item in value[1].values) else None
