@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from dure.analyzers.builtin_classes import names_a_missing_attribute
-from dure.analyzers.evaluator import INIT_WRITERS, NOT_IMPLEMENTED, Evaluator
+from dure.analyzers.evaluator import INIT_WRITERS, MADE_PROPERTY_VALUE, NOT_IMPLEMENTED, Evaluator
 from dure.analyzers.expressions import REFLECTED_COMPARISONS
 from dure.analyzers.model import Certainty, SiteRow
 from dure.analyzers.program import Program, ScopeKey
@@ -278,6 +278,8 @@ DATA_PROTOCOLS = frozenset(
 )
 #: Builtins that read the attribute their second argument names (a property's getter runs).
 ATTRIBUTE_READERS = frozenset({"builtins.getattr", "builtins.hasattr"})
+#: The builtin descriptors a repository decorator may build around an accessor (see ``MADE_PROPERTY``).
+PROPERTY_BUILDERS = frozenset({"property", "cached_property"})
 #: What builds a class the way a ``class`` statement does: the position of the bases, the arguments given.
 CLASS_BUILDERS = {"builtins.type": (1, 3), "builtins.type.__new__": (2, 4)}
 #: ``object``'s own attribute access, called directly: it runs properties and descriptors, past the hooks.
@@ -2346,6 +2348,8 @@ class CallResolver:
                     stored = evaluator.binding(binding, where)
                     certain = certain and stored.is_exact() and len(bindings) == 1
                     for value in ordered(stored.values):
+                        if value == MADE_PROPERTY_VALUE:  # its accessor: the index does not follow it
+                            targets.append(ResolvedTarget(attr, Certainty.UNRESOLVED))
                         if value[0] != "I":
                             certain = False  # no descriptor of the repository there: a plain read
                             continue
@@ -2357,7 +2361,7 @@ class CallResolver:
                         if functions and shadowed and not self._data_descriptor(value[1], value[2]):
                             certain = False
                         targets.extend(ResolvedTarget(f, Certainty.POSSIBLE, 1) for f in functions)
-        if certain and len(targets) == 1:
+        if certain and len(targets) == 1 and targets[0].certainty is Certainty.POSSIBLE:
             targets[0].certainty = Certainty.CERTAIN
         return targets
 
@@ -2491,11 +2495,11 @@ class CallResolver:
         Found from the summaries and the class hierarchy alone, so that both halves read the same sites."""
         program = self.program
         definers = program.class_scopes.keys() & (program._definers.get("__get__") or set())
-        if not definers:
-            return frozenset()
         descriptors = set(definers) | {sub for cls in definers for sub in program.subclasses(cls)}
         simple = {cls.rpartition(".")[2] for cls in descriptors}
-        simple |= _descriptor_factories(program, simple)
+        simple |= _descriptor_factories(program, simple | PROPERTY_BUILDERS)
+        if not simple:
+            return frozenset()
         names: set[str] = set()
         for summary in program.summaries.values():
             for scope in summary.scopes:
@@ -2513,8 +2517,8 @@ class CallResolver:
 
 def _descriptor_factories(program: Program, classes: set[str]) -> set[str]:
     """The last names of the functions that return an instance of one of ``classes`` (``return
-    Cached(func)``), or return such a function they define (a decorator factory): decorating a method
-    with one makes it a descriptor."""
+    Cached(func)``, ``return property(accessor)``), or return such a function they define (a decorator
+    factory): decorating a method with one makes it a descriptor."""
     makers: set[str] = set()
     for summary in program.summaries.values():
         for scope in summary.scopes:

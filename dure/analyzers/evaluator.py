@@ -153,6 +153,10 @@ SELF_MATCHING = frozenset(
 )
 NON_DESCRIPTOR_MODULES = ("collections.", "enum.", "typing.", "typing_extensions.", "abc.")
 MAX_DEPTH = 40
+#: A property that a repository decorator built around an accessor (see :meth:`Evaluator.decorate`).
+MADE_PROPERTY_VALUE: Value = ("XI", "builtins.property")
+MADE_PROPERTY = single(MADE_PROPERTY_VALUE)
+PROPERTY_CLASSES = frozenset({("X", "builtins.property"), ("X", "functools.cached_property")})
 _A_STRING = single(("XI", "builtins.str"))  # what every string literal evaluates to (built once)
 _AN_INT = single(("XI", "builtins.int"))
 #: What a computation in progress gives when it is asked for again (a cycle): unknown.
@@ -846,7 +850,30 @@ class Evaluator:
         applied = self.call_result(self.evaluate(decorator, key), (), key)
         if applied.values and all(v[0] in ("F", "I", "C") for v in applied.values):
             return applied if applied.complete else union([inexact(current), applied])
+        if self._makes_properties(decorator, key):
+            return MADE_PROPERTY
         return inexact(current)
+
+    def _makes_properties(self, decorator: Ref, key: ScopeKey) -> bool:
+        """A repository decorator that returns a property it builds (``return property(accessor)``): the
+        name it decorates is then read through an accessor the index does not follow."""
+        functions = self.evaluate(decorator, key)
+        if not functions.values or not functions.complete:
+            return False
+        for value in functions.values:
+            if value[0] != "F":
+                return False
+            for body in self.called_bodies(value[1]):
+                scope = self.program.scope(body)
+                if not scope.returns or not all(self._builds_property(ref, body) for ref in scope.returns):
+                    return False
+        return True
+
+    def _builds_property(self, ref: Ref, key: ScopeKey) -> bool:
+        if ref[0] != "c":
+            return False
+        made = self.evaluate(ref[1], key)
+        return bool(made.values) and made.complete and made.values <= PROPERTY_CLASSES
 
     def _partial_application(self, decorator: Ref, current: Vals, key: ScopeKey) -> Vals | None:
         """``@functools.partial(g, x, ...)`` over ``f`` is ``g(x, ..., f)``: when every ``g`` is a function
@@ -1297,6 +1324,9 @@ class Evaluator:
         for value in ordered(vals.values):
             if value[0] == "I" and self._may_be_descriptor(value[1], exact=value[2]):
                 parts.append(self._descriptor_result(value[1], exact=value[2]))
+                continue
+            if value == MADE_PROPERTY_VALUE and through_instance:  # what its accessor returns
+                parts.append(UNKNOWN_VALS)
                 continue
             if value[0] == "K":  # ``classmethod(f)``: bound to the class, read from it or an instance
                 values.add(("F", value[1], True))
