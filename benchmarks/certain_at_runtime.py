@@ -510,10 +510,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(report, encoding="utf-8")
     args.out.with_suffix(".json").write_text(
-        json.dumps([asdict(r) for r in results], indent=1) + "\n", encoding="utf-8"
+        "[\n" + ",\n".join(json.dumps(_for_json(r), separators=(",", ":")) for r in results) + "\n]\n",
+        encoding="utf-8",
     )
     print(report, end="")
     return 0
+
+
+#: What the JSON results keep of the misses: the first of a package's, and of each the first targets of its
+#: line (an operator's line may have dozens), with their numbers.
+MISSES_IN_JSON = 300
+KNOWN_IN_JSON = 8
+
+
+def _for_json(result: PackageResult) -> dict[str, object]:
+    """One package's result, one line of JSON (the Markdown report lists the misses to review)."""
+    data = asdict(result)
+    observed = data["observed"]
+    observed["missed_count"] = len(observed["missed"])
+    observed["missed"] = observed["missed"][:MISSES_IN_JSON]
+    for miss in observed["missed"]:
+        miss["known_count"] = len(miss["known"])
+        miss["known"] = miss["known"][:KNOWN_IN_JSON]
+    return data
 
 
 if __name__ == "__main__":
