@@ -28,6 +28,17 @@ IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "B
 NOT_FIELDS = frozenset({"ClassVar", "InitVar"})
 
 
+def _postpones_annotations(statements: list[ast.stmt]) -> bool:
+    """``from __future__ import annotations`` at the top of a module: no annotation runs."""
+    for statement in statements:
+        if type(statement) is ast.ImportFrom and statement.module == "__future__":
+            if any(alias.name == "annotations" for alias in statement.names):
+                return True
+        elif not (type(statement) is ast.Expr and type(statement.value) is ast.Constant):
+            return False  # future imports come first, after the docstring
+    return False
+
+
 def _class_variable(annotation: ast.expr) -> bool:
     """Whether ``annotation`` spells ``ClassVar`` or ``InitVar`` (``typing.ClassVar[int]``, in a string)."""
     for node in ast.walk(annotation):
@@ -79,8 +90,22 @@ class ModuleCollector(ExpressionCollector):
 
     def collect(self, tree: ast.Module) -> ModuleSummary:
         self.flow_scope = self.summary.scopes[0]  # the module body runs in order too
+        self.annotations_run = not _postpones_annotations(tree.body)
         self.body(tree.body)
         return self.summary
+
+    def _annotation_calls(self, annotation: ast.expr | None) -> None:
+        """The calls an annotation makes when it runs (``Annotated[int, Field(gt=0)]``, ``conint(gt=0)``),
+        in the current scope: the outermost ones, whose walk records those inside them."""
+        if annotation is None or not self.annotations_run:
+            return
+        pending: list[ast.AST] = [annotation]
+        while pending:
+            node = pending.pop()
+            if type(node) is ast.Call:
+                self.expr(node)
+            else:
+                pending.extend(ast.iter_child_nodes(node))
 
     def body(self, statements: list[ast.stmt]) -> None:
         if statements:
@@ -119,6 +144,7 @@ class ModuleCollector(ExpressionCollector):
         for decorator in node.decorator_list:
             self.expr(decorator)
         self._defaults(node.args)
+        self._signature_annotations(node)
         scope = self._new_scope("function", qualname, outer.id)
         scope.is_async = type(node) is ast.AsyncFunctionDef
         if node.decorator_list:
@@ -255,10 +281,22 @@ class ModuleCollector(ExpressionCollector):
         if sets_all:
             self._set_all(value_node, extend=False)
 
+    def _signature_annotations(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """A ``def`` evaluates its parameters' and return annotations where it stands."""
+        if not self.annotations_run:
+            return
+        args = node.args
+        for arg in [*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg]:
+            if arg is not None:
+                self._annotation_calls(arg.annotation)
+        self._annotation_calls(node.returns)
+
     def ann_assign(self, node: ast.AnnAssign) -> None:
         target = node.target
         if self.scope.kind == "class" and type(target) is ast.Name and not _class_variable(node.annotation):
             self.scope.fields.add(target.id)
+        if self.scope.kind != "function":  # a module's or a class's annotations run, a function's never
+            self._annotation_calls(node.annotation)
         if node.value is not None:
             self.flow_before(node.target)
             self.expr(node.value)

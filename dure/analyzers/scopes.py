@@ -46,6 +46,9 @@ class ScopeTracker:
         self.flow_names: dict[str, Ref] = {}  # name -> its flow-ordered ref at this point of the body
         self.flow_held: list[str] | None = None  # names bound by the assignment being made (see hold)
         self._stub_bodies: set[str] = set()  # qualnames whose body in def_scopes is under TYPE_CHECKING
+        #: annotations of signatures and of module and class variables run (no ``from __future__ import
+        #: annotations``): the calls in them are made where they are written
+        self.annotations_run = True
         module_scope = self._new_scope("module", source.module, None)
         self.scope = module_scope
         self.summary.definitions.append(
