@@ -493,10 +493,14 @@ class CallResolver:
         where the repository defines ``__getattr__``, the hook of a class or module that lacks the name (a
         read that is called is resolved with its call)."""
         names = self.property_names
-        if not self._getattr_hooks_defined:
+        if not self._getattr_hooks_defined and not self.program.computed_class_members:
             loads = [load for load in summary.attribute_loads if load[4] in names]
         else:
-            called = {(c.scope, c.line, c.column, c.func) for c in summary.calls if c.func[0] == "a"}
+            called = {  # resolved with its call (a protocol use of the value read is no call of it)
+                (c.scope, c.line, c.column, c.func)
+                for c in summary.calls
+                if c.func[0] == "a" and c.kind in ("call", "deco")
+            }
             unhooked = self._unhooked_selves(summary)
             loads = [
                 load
@@ -517,7 +521,7 @@ class CallResolver:
         """``(scope, ("n", self))`` for the methods whose ``self`` no ``__getattr__`` can serve: no class
         the instance may be (the method's class, a subclass) has one on its MRO. Reads of ``self.x``, the
         commonest, then need no record."""
-        hookable = self._hookable_classes
+        hookable = self._hookable_classes | self._computed_below
         return {
             (scope.id, ("n", scope.params[0].name))
             for scope in summary.scopes
@@ -1075,6 +1079,46 @@ class CallResolver:
         if value[0] == "M":
             return self._module_fallback(value[1], attr, unique=unique)
         return []
+
+    def _computed_member_read(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``obj.name`` on an instance of a class whose members code sets by computed names (``setattr(cls,
+        name, property(f))``): the member read may be a descriptor's, whose code the index cannot name."""
+        ref = site.record.func
+        if not self.program.computed_class_members or ref[2] in OBJECT_ATTRIBUTES:
+            return []
+        receiver = self.evaluator.evaluate(ref[1], site.key)
+        affected = self._computed_member_classes
+        for value in receiver.values:
+            if value[0] == "I" and (value[1] in affected if value[2] else value[1] in self._computed_below):
+                return [ResolvedTarget(site.record.text, Certainty.UNRESOLVED)]
+        return []
+
+    _computed_member_cache: tuple[frozenset[str], frozenset[str]] | None = None
+
+    @property
+    def _computed_member_classes(self) -> frozenset[str]:
+        """The classes with a class on their MRO whose members code sets by computed names."""
+        return self._computed_members[0]
+
+    @property
+    def _computed_below(self) -> frozenset[str]:
+        """The classes that are, or have a subclass that is, one of :attr:`_computed_member_classes`."""
+        return self._computed_members[1]
+
+    @property
+    def _computed_members(self) -> tuple[frozenset[str], frozenset[str]]:
+        if self._computed_member_cache is None:
+            program = self.program
+            computed = program.computed_class_members
+            affected = frozenset(
+                cls for cls in program.class_scopes if computed and not computed.isdisjoint(program.mro(cls))
+            )
+            below = set(affected)
+            for cls in program.class_scopes:
+                if cls not in below and not affected.isdisjoint(program.subclasses(cls)):
+                    below.add(cls)
+            self._computed_member_cache = (affected, frozenset(below))
+        return self._computed_member_cache
 
     def _attribute_read(self, site: ResolvedSite) -> list[ResolvedTarget]:
         """``getattr(obj, name)``, ``hasattr(obj, name)``: a property's getter, else ``__getattr__``."""
@@ -2156,7 +2200,9 @@ class CallResolver:
         named = ref[2] in (self.setter_names if setter else self.property_names)
         hooked = setter and self._class_defines("__setattr__")
         if not named and not hooked:
-            return [] if setter else self._attribute_fallbacks(ref, site)
+            if setter:
+                return []
+            return [*self._attribute_fallbacks(ref, site), *self._computed_member_read(site)]
         receiver = self.evaluator.evaluate(ref[1], site.key)
         targets = self._property_targets(receiver, ref[2], setter=setter) if named else []
         if hooked:  # ``obj.x = v`` calls ``type(obj).__setattr__``

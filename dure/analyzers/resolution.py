@@ -699,7 +699,7 @@ def _computed_setattrs(program: Program, evaluator: Evaluator, handed: _Argument
                     program.computed_class_members.add(value[1])
                 elif value[0] == "M" and value[1] in program.summaries:
                     program.dynamic_namespaces.add(value[1])
-    for function in on_first_parameter:
+    for function in _handing_on_first(program, evaluator, handed, on_first_parameter):
         program.computed_class_members.update(handed.classes_made_with(function))
     rewritten = _namespace_rewriting_metaclasses(program) | program.computed_stores
     if rewritten:  # made by a metaclass that rewrites the namespace or whose instances get computed names
@@ -708,6 +708,30 @@ def _computed_setattrs(program: Program, evaluator: Evaluator, handed: _Argument
             for cls in program.class_scopes
             if any(not rewritten.isdisjoint(program.mro(meta)) for meta in evaluator.metaclasses(cls))
         )
+
+
+def _handing_on_first(
+    program: Program, evaluator: Evaluator, handed: _ArgumentsHanded, functions: set[str]
+) -> set[str]:
+    """``functions`` and the functions that hand their own first parameter on, as the first argument, to
+    one of them, transitively: ``prepare(cls)`` in an ``__init_subclass__`` sets members of the classes
+    it is handed when ``prepare`` does."""
+    found = set(functions)
+    work = sorted(functions)
+    while work:
+        function = work.pop()
+        for module, call in handed.calls_named(function.rpartition(".")[2]):
+            scope = program.summaries[module].scopes[call.scope]
+            first = call.args[0] if call.args else None
+            if scope.owner in found or first is None or first[0] != "n" or scope.kind != "function":
+                continue
+            if not scope.params or scope.params[0].name != first[1]:
+                continue
+            called = evaluator.evaluate(call.func, (module, call.scope))
+            if any(value[0] == "F" and value[1] == function for value in called.values):
+                found.add(scope.owner)
+                work.append(scope.owner)
+    return found
 
 
 def _namespace_rewriting_metaclasses(program: Program) -> set[str]:

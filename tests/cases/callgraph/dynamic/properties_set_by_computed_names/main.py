@@ -1,0 +1,59 @@
+def make_property(fact):
+    def getter(self):
+        return self.decide(fact)
+
+    return property(getter)
+
+
+def install(cls):
+    for fact in ("positive", "finite"):
+        setattr(cls, "is_" + fact, make_property(fact))
+
+
+class Basic:
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        install(cls)
+
+    def decide(self, fact):
+        return fact == "positive"
+
+    def sign(self):
+        return 1 if self.is_positive else -1
+
+
+class Number(Basic):
+    def describe(self):
+        label()
+        return self.is_finite
+
+
+class Point:
+    def __init__(self):
+        self.x = 0
+
+    def norm(self):
+        label()
+        return self.x
+
+
+def label():
+    return "label"
+
+
+def check(number, point):
+    label()
+    return point.x
+
+
+def run():
+    number = Number()
+    point = Point()
+    number.sign()
+    number.describe()
+    point.norm()
+    check(number, point)
+    return number.is_positive
+
+
+run()
