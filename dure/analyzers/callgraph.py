@@ -1080,9 +1080,10 @@ class CallResolver:
             return self._module_fallback(value[1], attr, unique=unique)
         return []
 
-    def _computed_member_read(self, site: ResolvedSite) -> list[ResolvedTarget]:
-        """``obj.name`` on an instance of a class whose members code sets by computed names (``setattr(cls,
-        name, property(f))``): the member read may be a descriptor's, whose code the index cannot name."""
+    def _computed_member_access(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``obj.name`` (``obj.name = v``) on an instance of a class whose members code sets by computed names
+        (``setattr(cls, name, property(f))``): the member may be a descriptor, whose code the index cannot
+        name."""
         ref = site.record.func
         if not self.program.computed_class_members or ref[2] in OBJECT_ATTRIBUTES:
             return []
@@ -2199,16 +2200,20 @@ class CallResolver:
             return []
         named = ref[2] in (self.setter_names if setter else self.property_names)
         hooked = setter and self._class_defines("__setattr__")
+        computed = self._computed_member_access(site)
         if not named and not hooked:
-            if setter:
-                return []
-            return [*self._attribute_fallbacks(ref, site), *self._computed_member_read(site)]
+            return computed if setter else [*self._attribute_fallbacks(ref, site), *computed]
         receiver = self.evaluator.evaluate(ref[1], site.key)
         targets = self._property_targets(receiver, ref[2], setter=setter) if named else []
         if hooked:  # ``obj.x = v`` calls ``type(obj).__setattr__``
             targets.extend(self._protocol(receiver, ("__setattr__",)))
         if named and not receiver.complete:
             targets.append(ResolvedTarget(site.record.text, Certainty.UNRESOLVED))
+        if computed:  # the property found may have been replaced under a computed name
+            for target in targets:
+                if target.certainty is Certainty.CERTAIN:
+                    target.certainty = Certainty.POSSIBLE
+            targets.extend(computed)
         return _deduplicate(targets)
 
     def _deletion(self, site: ResolvedSite) -> list[ResolvedTarget]:

@@ -18,6 +18,10 @@ class Basic:
     def decide(self, fact):
         return fact == "positive"
 
+    @property
+    def is_finite(self):
+        return True
+
     def sign(self):
         return 1 if self.is_positive else -1
 
@@ -26,6 +30,9 @@ class Number(Basic):
     def describe(self):
         label()
         return self.is_finite
+
+    def remember(self):
+        self.last = 1
 
 
 class Point:
@@ -51,6 +58,7 @@ def run():
     point = Point()
     number.sign()
     number.describe()
+    number.remember()
     point.norm()
     check(number, point)
     return number.is_positive
