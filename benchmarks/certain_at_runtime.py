@@ -21,6 +21,12 @@ the targets of went elsewhere. Misses are listed for review. Calls from a line w
 (the recorder names the line an instruction runs on: a call spread over lines, a decorator) are counted
 apart, as *elsewhere*.
 
+The tasks rest on answers more than on edges: ``callers(f)`` and ``callees(f)`` as the generators ask them
+(:mod:`dure.generators.callers`), where the index says its answer is certain. Such an answer is *exercised*
+when the tests called its subject (callers) or saw it call one of the package's functions (callees), and
+*contradicted* by a call the tests made that the answer lacks (for callees, special methods are not asked).
+Contradicted answers are listed for review.
+
 Left out, since the recorder cannot see them called: targets that are classes (a class without
 ``__init__``: no Python frame runs), generator and coroutine functions (calling one runs none of its code)
 and functions under a caching decorator (a cache hit skips the body).
@@ -48,6 +54,7 @@ from pathlib import Path
 
 from dure.analyzers import RepoIndex, build_index
 from dure.analyzers.model import CallSite, Certainty, DefinitionKind
+from dure.analyzers.queries import callee_doubts, caller_doubts
 from dure.analyzers.runtime import collect_evidence
 from dure.corpus import Repository
 from dure.corpus.manifest import load_manifest
@@ -94,6 +101,23 @@ class Observed:
 
 
 @dataclass(frozen=True, slots=True)
+class WrongAnswer:
+    query: str  # callers or callees
+    subject: str
+    file: str
+    lacking: tuple[str, ...]  # the callers (callees) the tests showed and the answer lacks
+
+
+@dataclass(frozen=True, slots=True)
+class Answers:
+    """The certain answers of one query over the package's functions, against the calls the tests made."""
+
+    certain: int = 0
+    exercised: int = 0
+    contradicted: tuple[WrongAnswer, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True, slots=True)
 class PackageResult:
     name: str
     version: str
@@ -106,6 +130,8 @@ class PackageResult:
     contradicted: tuple[Contradiction, ...] = field(default_factory=tuple)
     by_span: int = 0  # of the checked edges, those told apart from their line's other calls by their span
     observed: Observed = field(default_factory=Observed)
+    callers: Answers = field(default_factory=Answers)
+    callees: Answers = field(default_factory=Answers)
 
 
 def lazy_functions(index: RepoIndex) -> set[str]:
@@ -202,7 +228,59 @@ def check(repository: Repository) -> PackageResult:
             method_call_starts(repository.root, _files(index)),
             calls_made_by(index, evidence.positions, spans),
         ),
+        *certain_answers(index, evidence.sites, lazy),
     )
+
+
+def certain_answers(
+    index: RepoIndex, sites: Iterable[tuple[str, int, str]], lazy: set[str]
+) -> tuple[Answers, Answers]:
+    """The certain ``callers`` and ``callees`` answers of the package's functions, as the generators ask
+    them, against the calls the tests made (calls of generator functions left out: see the docstring)."""
+    definitions = index.definitions
+    into: dict[str, set[str]] = defaultdict(set)
+    out_of: dict[str, set[str]] = defaultdict(set)
+    for caller, _, callee in sites:
+        if callee not in lazy and caller in definitions and callee in definitions:
+            into[callee].add(caller)
+            out_of[caller].add(callee)
+    by_caller, by_callee = index.sites_by_caller(), index.sites_by_callee()
+    answers: dict[str, list[int]] = {"callers": [0, 0], "callees": [0, 0]}
+    wrong: dict[str, list[WrongAnswer]] = {"callers": [], "callees": []}
+    for subject in sorted(q for q, d in definitions.items() if d.kind in FUNCTIONS):
+        file = definitions[subject].file
+        if not caller_doubts(index, subject):
+            answers["callers"][0] += 1
+            if into[subject]:
+                answers["callers"][1] += 1
+                allowed = {site.caller for site, _ in by_callee.get(subject, ())}
+                lacking = tuple(sorted(into[subject] - allowed))
+                if lacking:
+                    wrong["callers"].append(WrongAnswer("callers", subject, file, lacking))
+        if not callee_doubts(index, subject):
+            answers["callees"][0] += 1
+            asked = {callee for callee in out_of[subject] if not _special(callee)}
+            if asked:
+                answers["callees"][1] += 1
+                allowed = {
+                    target.callee
+                    for site in by_caller.get(subject, ())
+                    for target in site.targets
+                    if target.certainty is not Certainty.UNRESOLVED
+                }
+                lacking = tuple(sorted(asked - allowed))
+                if lacking:
+                    wrong["callees"].append(WrongAnswer("callees", subject, file, lacking))
+    return (
+        Answers(*answers["callers"], tuple(wrong["callers"])),
+        Answers(*answers["callees"], tuple(wrong["callees"])),
+    )
+
+
+def _special(qualname: str) -> bool:
+    """A special method (``__init__``): callees questions do not ask for them (see the generators)."""
+    name = qualname.rpartition(".")[2]
+    return name.startswith("__") and name.endswith("__") and len(name) > 4
 
 
 Span = tuple[int, int, int, int]  # line, column, end line, end column
@@ -437,7 +515,7 @@ def markdown(corpus: str, results: Sequence[PackageResult]) -> str:
             lines.append(
                 f"- {name}: `{c.caller}` line {c.line} ({c.file}) → `{c.callee}`; called from there: {seen}"
             )
-    return "\n".join([*lines, *observed_section(ran)]) + "\n"
+    return "\n".join([*lines, *observed_section(ran), *answers_section(ran)]) + "\n"
 
 
 #: Misses listed per package in the Markdown report (the JSON report has them all).
@@ -489,6 +567,50 @@ def observed_section(ran: Sequence[PackageResult]) -> list[str]:
     return lines
 
 
+def answers_section(ran: Sequence[PackageResult]) -> list[str]:
+    """The certain ``callers``/``callees`` answers against the tests (see the module docstring)."""
+    lines = [
+        "",
+        "## Certain answers",
+        "",
+        "The `callers` and `callees` answers of the package's functions that the index calls certain, as the "
+        "generators ask them: *exercised* when the tests called the subject (callers) or saw it call one of "
+        "the package's functions (callees, special methods not asked), *contradicted* by a call the tests "
+        "made that the answer lacks.",
+        "",
+        "| package | callers certain | exercised | contradicted | callees certain | exercised "
+        "| contradicted |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    totals = [0] * 6
+    for r in ran:
+        row = [
+            r.callers.certain,
+            r.callers.exercised,
+            len(r.callers.contradicted),
+            r.callees.certain,
+            r.callees.exercised,
+            len(r.callees.contradicted),
+        ]
+        totals = [a + b for a, b in zip(totals, row, strict=True)]
+        lines.append(f"| {r.name} {r.version} | " + " | ".join(str(n) for n in row) + " |")
+    lines += [
+        "",
+        f"**callers: {totals[1] - totals[2]} of {totals[1]} exercised certain answers hold; callees: "
+        f"{totals[4] - totals[5]} of {totals[4]}.**",
+    ]
+    wrong = [(r.name, w) for r in ran for w in (*r.callers.contradicted, *r.callees.contradicted)]
+    if wrong:
+        lines += ["", f"### Contradicted (to review; at most {LISTED_MISSES} per package)", ""]
+        shown: Counter[str] = Counter()
+        for name, w in wrong:
+            shown[name] += 1
+            if shown[name] <= LISTED_MISSES:
+                lacking = ", ".join(f"`{x}`" for x in w.lacking[:KNOWN_IN_JSON])
+                lines.append(f"- {name}: {w.query}(`{w.subject}`) ({w.file}) lacks {lacking}")
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--corpus", default="default", help="default, main, heldout or a manifest file")
@@ -502,7 +624,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = check(repository)
         outcome = result.error or (
             f"{result.confirmed}/{result.checked} confirmed, "
-            f"{len(result.observed.missed)}/{result.observed.at_sites} observed calls missed"
+            f"{len(result.observed.missed)}/{result.observed.at_sites} observed calls missed, "
+            f"certain answers contradicted: callers {len(result.callers.contradicted)}/"
+            f"{result.callers.exercised}, callees "
+            f"{len(result.callees.contradicted)}/{result.callees.exercised}"
         )
         print(f"  {outcome}", file=sys.stderr)
         results.append(result)
@@ -532,6 +657,13 @@ def _for_json(result: PackageResult) -> dict[str, object]:
     for miss in observed["missed"]:
         miss["known_count"] = len(miss["known"])
         miss["known"] = miss["known"][:KNOWN_IN_JSON]
+    for query in ("callers", "callees"):
+        answers = data[query]
+        answers["contradicted_count"] = len(answers["contradicted"])
+        answers["contradicted"] = answers["contradicted"][:MISSES_IN_JSON]
+        for wrong in answers["contradicted"]:
+            wrong["lacking_count"] = len(wrong["lacking"])
+            wrong["lacking"] = wrong["lacking"][:KNOWN_IN_JSON]
     return data
 
 
