@@ -143,14 +143,58 @@ class _Half:
 
 
 def escapes(program: Program, evaluator: Evaluator, modules: Iterable[str]) -> set[str]:
-    """The definitions that the value uses of ``modules`` may hand to code the index does not see."""
+    """The definitions that the value uses of ``modules`` may hand to code the index does not see, and
+    those decorated by a function of the repository that keeps them (see :func:`_keeps_first_parameter`)."""
     escaped: set[str] = set()
+    keeps: dict[str, bool] = {}
     for module in modules:
-        for use in program.summaries[module].uses:
+        summary = program.summaries[module]
+        for use in summary.uses:
             for value in evaluator.evaluate(use.ref, (module, use.scope)).values:
                 if value[0] in ("F", "C", "M"):
                     escaped.add(value[1])
+        for record in summary.calls:
+            if record.kind != "deco":
+                continue
+            key = (module, record.scope)
+            decorators = evaluator.evaluate(record.func, key).values
+            if any(v[0] == "F" and _keeps_first_parameter(program, v[1], keeps) for v in decorators):
+                handed = evaluator.evaluate(record.args[0], key).values
+                escaped.update(v[1] for v in handed if v[0] in ("F", "C"))
     return escaped
+
+
+def _keeps_first_parameter(program: Program, function: str, known: dict[str, bool]) -> bool:
+    """Whether ``function`` may keep what it is handed as first argument where other code can reach it
+    (``registry[name] = f``, ``register(f)``, ``functools.wraps(f)``): its body or a nested one uses the
+    parameter as a value other than by returning it (an identity decorator keeps nothing)."""
+    found = known.get(function)
+    if found is None:
+        found = known[function] = _uses_first_parameter(program, function)
+    return found
+
+
+def _uses_first_parameter(program: Program, function: str) -> bool:
+    key = program.def_scope.get(function)
+    if key is None:
+        return False
+    summary = program.summaries[key[0]]
+    scope = summary.scopes[key[1]]
+    if not scope.params:
+        return False
+    ref = ("n", scope.params[0].name)
+    uses = sum(1 for use in summary.uses if use.ref == ref and _within(summary, use.scope, scope.id))
+    return uses > scope.returns.count(ref)
+
+
+def _within(summary: ModuleSummary, scope_id: int, ancestor: int) -> bool:
+    """Whether scope ``scope_id`` is ``ancestor`` or nested in it."""
+    current: int | None = scope_id
+    while current is not None:
+        if current == ancestor:
+            return True
+        current = summary.scopes[current].parent
+    return False
 
 
 @dataclass(frozen=True, slots=True)
