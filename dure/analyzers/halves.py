@@ -29,6 +29,7 @@ from dure.analyzers.evaluator import Evaluator
 from dure.analyzers.model import Certainty
 from dure.analyzers.program import Program
 from dure.analyzers.summary import CallRecord, ModuleSummary
+from dure.analyzers.values import Value
 
 #: Below this many call records a repository is one half: a helper process would cost more than it saves.
 #: Measured on 2 cores: at 3,600 records (pluggy) the helper saves 4 % of the wall time of ``dure index``,
@@ -146,7 +147,7 @@ def escapes(program: Program, evaluator: Evaluator, modules: Iterable[str]) -> s
     """The definitions that the value uses of ``modules`` may hand to code the index does not see, and
     those decorated by a function of the repository that keeps them (see :func:`_keeps_first_parameter`)."""
     escaped: set[str] = set()
-    keeps: dict[str, bool] = {}
+    keeps: dict[Value, bool] = {}
     for module in modules:
         summary = program.summaries[module]
         for use in summary.uses:
@@ -158,31 +159,33 @@ def escapes(program: Program, evaluator: Evaluator, modules: Iterable[str]) -> s
                 continue
             key = (module, record.scope)
             decorators = evaluator.evaluate(record.func, key).values
-            if any(v[0] == "F" and _keeps_first_parameter(program, v[1], keeps) for v in decorators):
+            if any(v[0] == "F" and _keeps_first_parameter(program, v, keeps) for v in decorators):
                 handed = evaluator.evaluate(record.args[0], key).values
                 escaped.update(v[1] for v in handed if v[0] in ("F", "C"))
     return escaped
 
 
-def _keeps_first_parameter(program: Program, function: str, known: dict[str, bool]) -> bool:
-    """Whether ``function`` may keep what it is handed as first argument where other code can reach it
-    (``registry[name] = f``, ``register(f)``, ``functools.wraps(f)``): its body or a nested one uses the
-    parameter as a value other than by returning it (an identity decorator keeps nothing)."""
+def _keeps_first_parameter(program: Program, function: Value, known: dict[Value, bool]) -> bool:
+    """Whether ``function`` (a function value) may keep what it is handed as first argument where other
+    code can reach it (``registry[name] = f``, ``register(f)``, ``functools.wraps(f)``): its body or a
+    nested one uses that parameter as a value other than by returning it (an identity decorator keeps
+    nothing)."""
     found = known.get(function)
     if found is None:
-        found = known[function] = _uses_first_parameter(program, function)
+        found = known[function] = _uses_first_parameter(program, function[1], bound=bool(function[2]))
     return found
 
 
-def _uses_first_parameter(program: Program, function: str) -> bool:
+def _uses_first_parameter(program: Program, function: str, *, bound: bool) -> bool:
     key = program.def_scope.get(function)
     if key is None:
         return False
     summary = program.summaries[key[0]]
     scope = summary.scopes[key[1]]
-    if not scope.params:
+    first = 1 if bound or scope.method_kind == "class" else 0  # past ``self`` or ``cls``
+    if len(scope.params) <= first:
         return False
-    ref = ("n", scope.params[0].name)
+    ref = ("n", scope.params[first].name)
     uses = sum(1 for use in summary.uses if use.ref == ref and _within(summary, use.scope, scope.id))
     return uses > scope.returns.count(ref)
 

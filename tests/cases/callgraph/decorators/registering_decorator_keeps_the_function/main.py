@@ -25,6 +25,27 @@ def shout(text):
     return text.upper()
 
 
+class Events:
+    def __init__(self):
+        self.handlers = []
+
+    def register(self, function):
+        self.handlers.append(function)
+        return function
+
+    def fire(self):
+        for handler in list(self.handlers):
+            handler()
+
+
+events = Events()
+
+
+@events.register
+def on_start():
+    return "started"
+
+
 def formatter(name):
     table = dict(sorted(MODES.items()))
     return table[name.upper()]
@@ -38,6 +59,8 @@ def run():
     shout("a")
     grid("b")
     render("grid", "c")
+    on_start()
+    events.fire()
 
 
 run()
