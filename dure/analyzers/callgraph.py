@@ -338,6 +338,10 @@ FALLBACKS = {
 #: of a sequence asks its length, then its items.
 SEQUENCE_FALLBACKS = {"__reversed__": "__len__"}
 ITERATION = {"iter": ("__iter__", "__next__"), "aiter": ("__aiter__", "__anext__")}
+#: The kinds of container value that call a function as they are iterated, from the frame that iterates
+#: them: ``map(f, xs)`` and ``filter(f, xs)`` (their site names ``f`` where they are made).
+CALLING_ITERATORS = frozenset({"map", "filter"})
+LAZY_CALLERS = frozenset({"builtins.map", "builtins.filter"})
 #: The method the interpreter tries on the right operand *first* when its class derives from the left
 #: operand's: ``a + b`` runs ``b.__radd__(a)``, ``a < b`` runs ``b.__gt__(a)``. A comparison's is tried
 #: first whenever the right operand's class derives from the left's, and gives way only when it is
@@ -906,7 +910,10 @@ class CallResolver:
                 self.evaluator.evaluate(record.args[0], site.key), compared=True, sure=hashes
             )
         if kind in ITERATION:
-            return self._iteration(receiver, *ITERATION[kind])
+            return [
+                *self._iteration(receiver, *ITERATION[kind]),
+                *self._calls_made_elsewhere(site, record.func),
+            ]
         if kind in PROTOCOLS:
             return self._protocol(receiver, PROTOCOLS[kind])
         if kind.startswith("rop:"):  # whether it runs depends on the left operand: at most possible
@@ -1771,9 +1778,46 @@ class CallResolver:
                 )
             if consumption.drains:
                 targets.extend(self._iteration(receiver, "__iter__", "__next__"))
+                targets.extend(self._calls_made_elsewhere(site, args[position]))
             else:
                 targets.extend(self._protocol(receiver, ("__iter__",)))
         return targets
+
+    def _calls_made_elsewhere(self, site: ResolvedSite, iterated: Ref) -> list[ResolvedTarget]:
+        """Iterating ``iterated`` here runs the function of a ``map`` or ``filter`` it may be, from this
+        frame; one made in another frame (returned by a call, handed in, stored) names a function this
+        site cannot: unresolved. One made here names it at its own site."""
+        values = self.evaluator.evaluate(iterated, site.key).values
+        if not any(v[0] == "Q" and v[2] in CALLING_ITERATORS for v in values):
+            return []
+        if self._made_here(iterated, site.key, 0):
+            return []
+        return [ResolvedTarget(site.record.text, Certainty.UNRESOLVED)]
+
+    def _made_here(self, ref: Ref, key: ScopeKey, depth: int) -> bool:
+        """Whether ``ref`` is a ``map``/``filter`` call of this scope over iterables made here too (or
+        calling nothing), or a local name that only such calls bind."""
+        if depth > MAX_NESTING:
+            return False
+        if ref[0] == "n":
+            found = self.program.lookup(key, ref[1])
+            return bool(found) and all(
+                where == key and binding.kind == "val" and self._made_here(binding.a, key, depth + 1)
+                for binding, where in found or ()
+            )
+        if ref[0] != "c":
+            return False
+        called = self.evaluator.evaluate(ref[1], key).values
+        if not called or any(v[0] != "X" or v[1] not in LAZY_CALLERS for v in called):
+            return False
+        for argument in ref[2]:
+            if argument == STARRED:
+                return False
+            inner = self.evaluator.evaluate(argument, key).values
+            lazy = any(v[0] == "Q" and v[2] in CALLING_ITERATORS for v in inner)
+            if lazy and not self._made_here(argument, key, depth + 1):
+                return False
+        return True
 
     def _targets_of(self, value: Value, unique: bool) -> list[ResolvedTarget]:
         certainty = Certainty.CERTAIN if unique else Certainty.POSSIBLE

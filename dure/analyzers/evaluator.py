@@ -120,6 +120,8 @@ ITEM_BUILDERS = {
     "builtins.enumerate": ("enumerate", 0),
     "builtins.iter": ("iterator", 0),
 }
+#: The builders of :data:`ITEM_BUILDERS` whose result calls a function as it is iterated.
+LAZY_BUILDERS = frozenset({"builtins.map", "builtins.filter"})
 #: Container values whose items are pairs of a key or count and an item they hold.
 PAIRED = frozenset({"enumerate", "dict_items"})
 #: Methods of a dict that give what it holds: views (by the kind of container value they give) and reads.
@@ -1505,7 +1507,9 @@ class Evaluator:
             if iterator is not None:
                 return iterator
         held = self._held_items(path, args, key)
-        if held is not None and held.values:  # else the builtin instance it is (one value, as ``set()``)
+        # else the builtin instance it is (one value, as ``set()``); a ``map`` or ``filter`` stays one, whose
+        # iteration calls a function (see ``CALLING_ITERATORS`` in :mod:`dure.analyzers.callgraph`)
+        if held is not None and (held.values or path in LAZY_BUILDERS):
             return single(("Q", held, ITEM_BUILDERS[path][0]))
         if path == "builtins.next" and args and STARRED not in args:  # an item, or the default
             parts = [self.item(args[0], key, iterating=True), *[self.evaluate(a, key) for a in args[1:2]]]
