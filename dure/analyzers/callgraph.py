@@ -496,7 +496,7 @@ class CallResolver:
         """Attribute reads that may run code: a property getter (their name is a property's somewhere) and,
         where the repository defines ``__getattr__``, the hook of a class or module that lacks the name (a
         read that is called is resolved with its call)."""
-        names = self.property_names
+        names = self.property_names | self._decorated_method_names
         if not self._getattr_hooks_defined and not self.program.computed_class_members:
             loads = [load for load in summary.attribute_loads if load[4] in names]
         else:
@@ -1100,6 +1100,47 @@ class CallResolver:
             if value[0] == "I" and (value[1] in affected if value[2] else value[1] in self._computed_below):
                 return [ResolvedTarget(site.record.text, Certainty.UNRESOLVED)]
         return []
+
+    def _decorated_member_read(self, site: ResolvedSite) -> list[ResolvedTarget]:
+        """``obj.m`` (not called) where ``m`` is a method under a decorator that may make a descriptor of it
+        (one the index cannot see into, as pydantic's ``computed_field``): the read possibly calls the
+        method, through the descriptor's ``__get__``."""
+        ref = site.record.func
+        attr = ref[2]
+        if attr not in self._decorated_method_names:
+            return []
+        program = self.program
+        targets: list[ResolvedTarget] = []
+        for value in ordered(self.evaluator.evaluate(ref[1], site.key).values):
+            if value[0] != "I":
+                continue
+            classes = [value[1]] if value[2] else [value[1], *sorted(program.subclasses(value[1]))]
+            for cls in classes:
+                for owner, bindings in program.class_member(cls, attr):
+                    member = self.evaluator.instance_member(owner, attr, exact=True)
+                    if member.is_exact() and all(v[0] == "F" for v in member.values):
+                        continue  # a function (bound or not), not one an unknown decorator may have made
+                    targets.extend(
+                        ResolvedTarget(binding.a, Certainty.POSSIBLE)
+                        for binding, _ in bindings
+                        if binding.kind == "def"
+                    )
+        return _deduplicate(targets)
+
+    _decorated_names_cache: frozenset[str] | None = None
+
+    @property
+    def _decorated_method_names(self) -> frozenset[str]:
+        """The names of the methods defined under a decorator (the candidates of
+        :meth:`_decorated_member_read`; read from the summaries, so both halves read the same sites)."""
+        if self._decorated_names_cache is None:
+            self._decorated_names_cache = frozenset(
+                scope.owner.rpartition(".")[2]
+                for summary in self.program.summaries.values()
+                for scope in summary.scopes
+                if scope.method_of is not None and scope.decorators and scope.method_kind != "property"
+            )
+        return self._decorated_names_cache
 
     _computed_member_cache: tuple[frozenset[str], frozenset[str]] | None = None
 
@@ -2246,7 +2287,9 @@ class CallResolver:
         hooked = setter and self._class_defines("__setattr__")
         computed = self._computed_member_access(site)
         if not named and not hooked:
-            return computed if setter else [*self._attribute_fallbacks(ref, site), *computed]
+            if setter:
+                return computed
+            return [*self._attribute_fallbacks(ref, site), *computed, *self._decorated_member_read(site)]
         receiver = self.evaluator.evaluate(ref[1], site.key)
         targets = self._property_targets(receiver, ref[2], setter=setter) if named else []
         if hooked:  # ``obj.x = v`` calls ``type(obj).__setattr__``

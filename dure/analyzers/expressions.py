@@ -465,7 +465,13 @@ class ExpressionCollector(ScopeTracker):
                 stack.append((default, outer))
         scope = self._new_scope("lambda", qualname, outer.id)
         parameters = self._parameters(node.args, scope)
-        scope.returns.append(ref_of(node.body, qualname, no_super_context))
+        body = ref_of(node.body, qualname, no_super_context)
+        scope.returns.append(body)
+        self.scope = scope  # what the lambda returns is used, as by a ``return`` (``lambda _: handler``)
+        try:
+            self._use_ref(node.body, body)
+        finally:
+            self.scope = outer
         if qualname not in self.summary.def_scopes:
             self.summary.def_scopes[qualname] = scope.id
             self.summary.definitions.append(
