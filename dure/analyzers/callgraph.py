@@ -497,7 +497,8 @@ class CallResolver:
         where the repository defines ``__getattr__``, the hook of a class or module that lacks the name (a
         read that is called is resolved with its call)."""
         names = self.property_names | self._decorated_method_names
-        if not self._getattr_hooks_defined and not self.program.computed_class_members:
+        program = self.program
+        if not (self._getattr_hooks_defined or program.computed_class_members or program.computed_properties):
             loads = [load for load in summary.attribute_loads if load[4] in names]
         else:
             called = {  # resolved with its call (a protocol use of the value read is no call of it)
@@ -898,6 +899,52 @@ class CallResolver:
         if kind == "classdef":
             return self._class_creation(record.func[1])
         receiver = self.evaluator.evaluate(record.func, site.key)
+        targets = self._implicit(site, receiver)
+        if not receiver.complete and self._may_run_a_wrapper(kind):
+            return [*targets, ResolvedTarget(record.text, Certainty.UNRESOLVED)]
+        return targets
+
+    def _may_run_a_wrapper(self, kind: str) -> bool:
+        """Whether the protocol use ``kind`` of an object the index cannot name may run a function of the
+        repository that is no special method: one a class binds as a special method that ``kind`` calls
+        (``__add__`` made by a decorator that returns a wrapper, ``__eq__ = _compare``)."""
+        wrapped = self._wrapped_dunders
+        if not wrapped:
+            return False
+        if kind in ITERATION:
+            return not wrapped.isdisjoint(ITERATION[kind])
+        if kind in PROTOCOLS:
+            return not wrapped.isdisjoint(PROTOCOLS[kind])
+        if kind.startswith(("op:", "rop:")):
+            return kind.partition(":")[2] in wrapped
+        return kind in ("hash", "hashes") and "__hash__" in wrapped
+
+    _wrapped_cache: frozenset[str] | None = None
+
+    @property
+    def _wrapped_dunders(self) -> frozenset[str]:
+        """The special methods some class of the repository binds to something that may not be a method of
+        that name: a function of another name, or what a decorator the index cannot see into returns."""
+        if self._wrapped_cache is None:
+            found: set[str] = set()
+            for cls, scope in sorted(self.program.class_scopes.items()):
+                for name in scope.bindings:
+                    if name in found or not _is_dunder(name):
+                        continue
+                    member = self.evaluator.instance_member(cls, name, exact=True)
+                    if (
+                        not member.complete
+                        or not member.exact
+                        or any(v[0] == "F" and not _is_dunder(v[1].rpartition(".")[2]) for v in member.values)
+                    ):
+                        found.add(name)
+            self._wrapped_cache = frozenset(found)
+        return self._wrapped_cache
+
+    def _implicit(self, site: ResolvedSite, receiver: Vals) -> list[ResolvedTarget]:
+        """The targets of an implicit call (an operator, iteration, ``with``...) on ``receiver``."""
+        record = site.record
+        kind = record.kind
         if kind == "raise":
             return self._raised(receiver)
         if kind in ("hash", "hashes"):
@@ -1092,9 +1139,12 @@ class CallResolver:
         (``setattr(cls, name, property(f))``): the member may be a descriptor, whose code the index cannot
         name."""
         ref = site.record.func
-        if not self.program.computed_class_members or ref[2] in OBJECT_ATTRIBUTES:
+        program = self.program
+        if not (program.computed_class_members or program.computed_properties) or ref[2] in OBJECT_ATTRIBUTES:
             return []
         receiver = self.evaluator.evaluate(ref[1], site.key)
+        if program.computed_properties and not receiver.complete:  # the object may be of such a class
+            return [ResolvedTarget(site.record.text, Certainty.UNRESOLVED)]
         affected = self._computed_member_classes
         for value in receiver.values:
             if value[0] == "I" and (value[1] in affected if value[2] else value[1] in self._computed_below):
@@ -2653,6 +2703,12 @@ class CallResolver:
         return frozenset(names)
 
 
+def property_factories(program: Program) -> frozenset[str]:
+    """The last names of ``property``, ``cached_property`` and the repository's functions that return what
+    they make (``return property(getter)``)."""
+    return frozenset(PROPERTY_BUILDERS | _descriptor_factories(program, set(PROPERTY_BUILDERS)))
+
+
 def _descriptor_factories(program: Program, classes: set[str]) -> set[str]:
     """The last names of the functions that return an instance of one of ``classes`` (``return
     Cached(func)``, ``return property(accessor)``), or return such a function they define (a decorator
@@ -2761,6 +2817,10 @@ HASHING_METHODS = frozenset(
     )
     for method in methods
 )
+
+
+def _is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
 def _possibly(targets: list[ResolvedTarget]) -> list[ResolvedTarget]:

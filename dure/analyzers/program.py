@@ -76,6 +76,9 @@ class Program:
         self.foreign_selves: dict[str, Vals] = {}
         # classes whose members code sets by computed names (``setattr(cls, name, f)``)
         self.computed_class_members: set[str] = set()
+        # whether such code may store a ``property`` on a class: an attribute read on an object the index
+        # cannot name may then run its getter
+        self.computed_properties = False
         self.outside_stores = 0  # how many store_elsewhere made: what read the instance attributes may change
         self.container_adds: dict[tuple[object, ...], list[tuple[Ref, ScopeKey]]] = defaultdict(list)
         self._eager_call_lines: dict[str, list[int]] = {}

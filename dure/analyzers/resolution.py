@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from dure.analyzers.callgraph import site_row
+from dure.analyzers.callgraph import property_factories, site_row
 from dure.analyzers.dynamic import (
     DYNAMIC_CALLEES,
     affected_attributes,
@@ -679,6 +679,7 @@ def _computed_setattrs(program: Program, evaluator: Evaluator, handed: _Argument
     instance's class hold is then not all known, nor are a class's members or a module's globals. (A method
     that does it to ``self`` is seen by the collector; this finds the others.)"""
     on_first_parameter: set[str] = set()  # functions that do it to their first parameter
+    factories = property_factories(program)
     for module, summary in program.summaries.items():
         setters = builtin_aliases(summary, SETATTR)
         for call in summary.calls:
@@ -692,6 +693,9 @@ def _computed_setattrs(program: Program, evaluator: Evaluator, handed: _Argument
             objects = evaluator.evaluate(target, key)
             if not objects.complete:  # a helper's parameter: what its callers hand it
                 objects = union([objects, handed.values(summary, call.scope, target)])
+            may_be_class = not objects.complete or any(value[0] == "C" for value in objects.values)
+            if may_be_class and _builds_property(call, factories):
+                program.computed_properties = True
             for value in objects.values:
                 if value[0] == "I":
                     program.computed_stores.add(value[1])
@@ -763,6 +767,19 @@ def _namespace_rewriting_metaclasses(program: Program) -> set[str]:
         if writes:
             found.add(cls)
     return found
+
+
+def _builds_property(call: CallRecord, factories: frozenset[str]) -> bool:
+    """Whether the value ``setattr(obj, name, value)`` stores is made by ``property(...)`` or a function of
+    the repository that returns one (``factories``, by last name), as sympy's ``make_property(fact)``."""
+    if call.kind != "call" or len(call.args) < 3:
+        return False
+    value = call.args[2]
+    if value[0] != "c":
+        return False
+    maker = value[1]
+    name = maker[1] if maker[0] == "n" else maker[2] if maker[0] == "a" else None
+    return name in factories
 
 
 def _computed_store_target(

@@ -53,6 +53,14 @@ def check(number, point):
     return point.x
 
 
+def probe(thing):
+    label()
+    return thing.is_positive
+
+
+PROBES = {"probe": probe}
+
+
 def run():
     number = Number()
     point = Point()
@@ -61,6 +69,7 @@ def run():
     number.remember()
     point.norm()
     check(number, point)
+    PROBES["probe"](number)
     return number.is_positive
 
 
