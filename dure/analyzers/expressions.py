@@ -373,8 +373,8 @@ class ExpressionCollector(ScopeTracker):
 
     def _dict(self, node: ast.Dict, stack: Stack) -> None:
         self._hashed(node.keys)
-        for item in node.values:
-            if type(item) in MAY_BE_USES:
+        for item in [*node.keys, *node.values]:  # a key is handed on too (``Schema({validator: str})``)
+            if item is not None and type(item) in MAY_BE_USES:
                 self._use(item)
         scope = self.scope
         stack.extend([(key, scope) for key in node.keys if key is not None and type(key) not in INERT])
