@@ -24,8 +24,8 @@ apart, as *elsewhere*.
 The tasks rest on answers more than on edges: ``callers(f)`` and ``callees(f)`` as the generators ask them
 (:mod:`dure.generators.callers`), where the index says its answer is certain. Such an answer is *exercised*
 when the tests called its subject (callers) or saw it call one of the package's functions (callees), and
-*contradicted* by a call the tests made that the answer lacks (for callees, special methods are not asked).
-Contradicted answers are listed for review.
+*contradicted* by a call the tests made that the answer lacks (for callees, special methods and the
+functions classes bind as one are not asked). Contradicted answers are listed for review.
 
 Left out, since the recorder cannot see them called: targets that are classes (a class without
 ``__init__``: no Python frame runs), generator and coroutine functions (calling one runs none of its code)
@@ -259,7 +259,11 @@ def certain_answers(
                     wrong["callers"].append(WrongAnswer("callers", subject, file, lacking))
         if not callee_doubts(index, subject):
             answers["callees"][0] += 1
-            asked = {callee for callee in out_of[subject] if not _special(callee)}
+            asked = {
+                callee
+                for callee in out_of[subject]
+                if not _special(callee) and callee not in index.special_implementations
+            }
             if asked:
                 answers["callees"][1] += 1
                 allowed = {
@@ -278,7 +282,8 @@ def certain_answers(
 
 
 def _special(qualname: str) -> bool:
-    """A special method (``__init__``): callees questions do not ask for them (see the generators)."""
+    """A special method (``__init__``): callees questions do not ask for them, nor for the functions bound
+    as one (see the generators)."""
     name = qualname.rpartition(".")[2]
     return name.startswith("__") and name.endswith("__") and len(name) > 4
 
@@ -575,8 +580,8 @@ def answers_section(ran: Sequence[PackageResult]) -> list[str]:
         "",
         "The `callers` and `callees` answers of the package's functions that the index calls certain, as the "
         "generators ask them: *exercised* when the tests called the subject (callers) or saw it call one of "
-        "the package's functions (callees, special methods not asked), *contradicted* by a call the tests "
-        "made that the answer lacks.",
+        "the package's functions (callees; special methods, and functions bound as one, not asked), "
+        "*contradicted* by a call the tests made that the answer lacks.",
         "",
         "| package | callers certain | exercised | contradicted | callees certain | exercised "
         "| contradicted |",

@@ -899,47 +899,7 @@ class CallResolver:
         if kind == "classdef":
             return self._class_creation(record.func[1])
         receiver = self.evaluator.evaluate(record.func, site.key)
-        targets = self._implicit(site, receiver)
-        if not receiver.complete and self._may_run_a_wrapper(kind):
-            return [*targets, ResolvedTarget(record.text, Certainty.UNRESOLVED)]
-        return targets
-
-    def _may_run_a_wrapper(self, kind: str) -> bool:
-        """Whether the protocol use ``kind`` of an object the index cannot name may run a function of the
-        repository that is no special method: one a class binds as a special method that ``kind`` calls
-        (``__add__`` made by a decorator that returns a wrapper, ``__eq__ = _compare``)."""
-        wrapped = self._wrapped_dunders
-        if not wrapped:
-            return False
-        if kind in ITERATION:
-            return not wrapped.isdisjoint(ITERATION[kind])
-        if kind in PROTOCOLS:
-            return not wrapped.isdisjoint(PROTOCOLS[kind])
-        if kind.startswith(("op:", "rop:")):
-            return kind.partition(":")[2] in wrapped
-        return kind in ("hash", "hashes") and "__hash__" in wrapped
-
-    _wrapped_cache: frozenset[str] | None = None
-
-    @property
-    def _wrapped_dunders(self) -> frozenset[str]:
-        """The special methods some class of the repository binds to something that may not be a method of
-        that name: a function of another name, or what a decorator the index cannot see into returns."""
-        if self._wrapped_cache is None:
-            found: set[str] = set()
-            for cls, scope in sorted(self.program.class_scopes.items()):
-                for name in scope.bindings:
-                    if name in found or not _is_dunder(name):
-                        continue
-                    member = self.evaluator.instance_member(cls, name, exact=True)
-                    if (
-                        not member.complete
-                        or not member.exact
-                        or any(v[0] == "F" and not _is_dunder(v[1].rpartition(".")[2]) for v in member.values)
-                    ):
-                        found.add(name)
-            self._wrapped_cache = frozenset(found)
-        return self._wrapped_cache
+        return self._implicit(site, receiver)
 
     def _implicit(self, site: ResolvedSite, receiver: Vals) -> list[ResolvedTarget]:
         """The targets of an implicit call (an operator, iteration, ``with``...) on ``receiver``."""
@@ -2817,10 +2777,6 @@ HASHING_METHODS = frozenset(
     )
     for method in methods
 )
-
-
-def _is_dunder(name: str) -> bool:
-    return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
 def _possibly(targets: list[ResolvedTarget]) -> list[ResolvedTarget]:

@@ -60,6 +60,7 @@ class RepoIndex:
         self.rebound: frozenset[str] = facts.rebound
         self.jedi: JediReport | None = facts.jedi
         self.escaping_module_prefixes: frozenset[str] = facts.escaping_module_prefixes
+        self.special_implementations: frozenset[str] = facts.special_implementations
         self.diagnostics = diagnostics
         self.statistics = statistics
         self._derived: dict[str, Any] = {}

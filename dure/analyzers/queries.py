@@ -60,6 +60,8 @@ def caller_doubts(index: RepoIndex, qualname: str) -> list[str]:
         reasons.append(f"a call of .{name}() on an unknown receiver may reach it")
     if name.startswith("__") and name.endswith("__"):
         reasons.append("special methods are called implicitly by the interpreter")
+    elif qualname in index.special_implementations:
+        reasons.append(f"{qualname} is bound as a special method: the interpreter calls it implicitly")
     if any("property" in d or d.endswith((".setter", ".getter")) for d in definition.decorators):
         reasons.append("a property is read through attribute access on receivers the index may not know")
     if parent is not None and parent.kind is DefinitionKind.CLASS:

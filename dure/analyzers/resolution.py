@@ -59,6 +59,9 @@ class Resolved:
     jedi: JediReport | None = None  # what the jedi fallback did, when it ran
     # sys.modules or computed imports hand modules starting with these to unknown code ("": any module)
     escaping_module_prefixes: frozenset[str] = frozenset({""})
+    # functions that classes bind under a special method's name (``__add__`` made by a decorator that returns
+    # a wrapper, ``__eq__ = _same``): the interpreter calls them implicitly, as it calls special methods
+    special_implementations: frozenset[str] = frozenset()
 
 
 def resolve(
@@ -138,6 +141,7 @@ def resolve(
         other.rebound,
         jedi_report,
         _escaping_module_prefixes(program, evaluator, uncertainties),
+        other.special_implementations,
     )
 
 
@@ -149,6 +153,7 @@ class _SiteFreeFacts:
     imports: tuple[Import, ...]
     classes: dict[str, ClassInfo]
     rebound: frozenset[str]
+    special_implementations: frozenset[str]
 
 
 def _site_free_facts(
@@ -163,7 +168,32 @@ def _site_free_facts(
         tuple(_resolve_imports(program, evaluator)),
         _class_infos(program, evaluator, program.summaries),
         frozenset(_rebound(program)),
+        _special_implementations(program, evaluator),
     )
+
+
+def _special_implementations(program: Program, evaluator: Evaluator) -> frozenset[str]:
+    """The functions of other names that classes bind as special methods: what ``x + y`` runs where
+    ``__add__`` is a decorator's wrapper (sympy's ``_sympifyit``), ``__eq__ = _same``, or a descriptor's
+    ``__get__`` gives (``__bool__ = new_method_proxy(bool)``, Django's lazy objects)."""
+    found: set[str] = set()
+    for cls, scope in sorted(program.class_scopes.items()):
+        for name in scope.bindings:
+            if not _is_dunder(name):
+                continue
+            for value in evaluator.instance_member(cls, name, exact=True).values:
+                if value[0] == "F" and not _is_dunder(value[1].rpartition(".")[2]):
+                    found.add(value[1])
+                elif value[0] == "I" and program.def_scope.get(f"{value[1]}.__get__") is not None:
+                    given = evaluator.returns(f"{value[1]}.__get__").values
+                    found.update(
+                        v[1] for v in given if v[0] == "F" and not _is_dunder(v[1].rpartition(".")[2])
+                    )
+    return frozenset(found)
+
+
+def _is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
 def _escaping_module_prefixes(

@@ -79,6 +79,7 @@ def _answer(index: RepoIndex, kind: TaskKind, subject: Definition) -> tuple[list
                     and callee is not None
                     and callee.kind in CALLABLE_KINDS
                     and not is_special(callee.qualname)
+                    and callee.qualname not in index.special_implementations
                 )
                 (required if asked else ignored).add(target.callee)
     return sorted(required), sorted(ignored - required)
@@ -128,7 +129,9 @@ def _candidate(
         provenance=provenance(source, kind, query=kind.value, certain=True, ignored=len(ignored)),
     )
     return Candidate(
-        task, secrets=tuple(required), trace_check=_trace_check(kind, qualname, required, ignored)
+        task,
+        secrets=tuple(required),
+        trace_check=_trace_check(kind, qualname, required, ignored, index.special_implementations),
     )
 
 
@@ -142,16 +145,19 @@ def _params(
     near = decoys(pool, [*required, *ignored, subject.qualname], len(required))
     if kind is TaskKind.CALLEES:
         return {
-            "ignored": ignored,
+            "ignored": sorted({*ignored, *index.special_implementations} - {*required}),
             "candidates": sorted(d for d in near if not is_special(d)),
             "ignore_special": True,
         }
     return {"ignored": ignored, "candidates": sorted(near)}
 
 
-def _trace_check(kind: TaskKind, subject: str, required: list[str], ignored: list[str]) -> TraceCheck:
-    """A traced call the answer lacks: a caller (callee) of the subject the index did not report."""
-    allowed = frozenset(required) | frozenset(ignored)
+def _trace_check(
+    kind: TaskKind, subject: str, required: list[str], ignored: list[str], special: frozenset[str]
+) -> TraceCheck:
+    """A traced call the answer lacks: a caller (callee) of the subject the index did not report. A callee
+    question does not ask for special methods, nor for functions bound as one (``special``)."""
+    allowed = frozenset(required) | frozenset(ignored) | special
 
     def check(edges: frozenset[tuple[str, str]]) -> str | None:
         for caller, callee in sorted(edges):
